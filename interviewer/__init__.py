@@ -1,0 +1,3 @@
+"""interviewer: timed, graded mock interviews for AI-infrastructure roles."""
+
+__version__ = "0.1.0"

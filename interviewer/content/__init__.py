@@ -1,0 +1,1 @@
+"""Case and rubric content: schema, loading and validation."""

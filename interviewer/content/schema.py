@@ -1,0 +1,189 @@
+"""Pydantic models for rubrics and cases.
+
+These models are the contract between the YAML files in ``cases/`` and
+``rubrics/`` and every consumer: the offline scorer, the LLM grader, the
+session and the TUI.  They are strict (unknown fields are errors) so that a
+typo in a case file is reported instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Dimension = Literal["mechanism", "tradeoff", "numbers", "failure_modes"]
+DIMENSIONS: tuple[Dimension, ...] = ("mechanism", "tradeoff", "numbers", "failure_modes")
+DIMENSION_TITLES: dict[str, str] = {
+    "mechanism": "Mechanism",
+    "tradeoff": "Tradeoff",
+    "numbers": "Numbers",
+    "failure_modes": "Failure modes",
+}
+LEVELS = (0, 1, 2, 3, 4)
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+def _check_id(value: str) -> str:
+    if not _ID.match(value):
+        raise ValueError("must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit")
+    return value
+
+
+Slug = Annotated[str, AfterValidator(_check_id)]
+"""An id: lower-case letters, digits, '-', '_' and '.'."""
+
+
+# --------------------------------------------------------------------------- rubric
+
+
+class RubricDimension(_Strict):
+    """One scored dimension: what it means, how much it counts, and how to spot it offline."""
+
+    description: str = Field(min_length=1)
+    weight: float = Field(gt=0, le=10)
+    levels: dict[int, str]
+    """Level descriptors 0..4: 0 = absent, 4 = strong, specific and quantified."""
+    cues: list[str] = Field(default_factory=list)
+    """Offline cue words, e.g. words of contrast for tradeoff, of failure and recovery for failure modes."""
+
+    @field_validator("levels")
+    @classmethod
+    def _all_levels(cls, value: dict[int, str]) -> dict[int, str]:
+        missing = [lvl for lvl in LEVELS if lvl not in value]
+        extra = [lvl for lvl in value if lvl not in LEVELS]
+        if missing or extra:
+            raise ValueError("needs exactly the levels 0, 1, 2, 3 and 4")
+        if any(not str(text).strip() for text in value.values()):
+            raise ValueError("every level needs a descriptor")
+        return value
+
+
+class Rubric(_Strict):
+    id: Slug
+    title: str = Field(min_length=1)
+    description: str = ""
+    dimensions: dict[Dimension, RubricDimension]
+    guidance: list[str] = Field(default_factory=list)
+    """How to structure a strong answer; quoted in feedback and in the grader prompt."""
+
+    @field_validator("dimensions")
+    @classmethod
+    def _all_dimensions(cls, value: dict[str, RubricDimension]) -> dict[str, RubricDimension]:
+        missing = [d for d in DIMENSIONS if d not in value]
+        if missing:
+            raise ValueError(f"missing dimension(s): {', '.join(missing)}")
+        return value
+
+
+# --------------------------------------------------------------------------- questions
+
+
+class KeyPoint(_Strict):
+    """A point a strong answer makes.  ``text`` is the heading shown as a hint or as missing."""
+
+    text: str = Field(min_length=1)
+    aliases: list[str] = Field(min_length=1)
+    """Phrases (words, acronyms or short phrases) that express the point; matched in claim sentences."""
+
+
+class Quantity(_Strict):
+    """A reference figure that a candidate's number can be checked against."""
+
+    measures: str = Field(min_length=1)
+    """What the quantity measures, e.g. 'H100 SXM HBM3 bandwidth'."""
+    value: float
+    unit: str = Field(min_length=1)
+    """A unit the scorer understands, e.g. 'GB/s', 'Gb/s', 'ms', 'GB', 'GiB', 'tokens/s', 'TFLOP/s', '%', 'x'."""
+    tolerance: float = Field(default=0.1, ge=0, le=10)
+    """Relative tolerance: 0.1 accepts values within ±10% of ``value``."""
+    aliases: list[str] = Field(default_factory=list)
+    """Words that tie a number in the answer to this quantity, e.g. ['nvlink']."""
+
+
+class Misconception(_Strict):
+    """A wrong statement that candidates make; stating it lowers mechanism."""
+
+    text: str = Field(min_length=1)
+    aliases: list[str] = Field(min_length=1)
+    """Phrases that state the misconception; matched in claim sentences."""
+    correction: str = Field(min_length=1)
+
+
+class FollowUp(_Strict):
+    dimension: Dimension
+    prompt: str = Field(min_length=1)
+
+
+class Question(_Strict):
+    id: Slug
+    prompt: str = Field(min_length=1)
+    key_points: dict[Dimension, list[KeyPoint]]
+    quantities: list[Quantity] = Field(default_factory=list)
+    misconceptions: list[Misconception] = Field(default_factory=list)
+    follow_ups: list[FollowUp] = Field(default_factory=list)
+    outline: list[str] = Field(min_length=1)
+    """Model-answer outline, shown in review and in the end-of-session report."""
+
+    @field_validator("key_points")
+    @classmethod
+    def _all_dimensions(cls, value: dict[str, list[KeyPoint]]) -> dict[str, list[KeyPoint]]:
+        missing = [d for d in DIMENSIONS if not value.get(d)]
+        if missing:
+            raise ValueError(f"needs at least one key point for: {', '.join(missing)}")
+        return value
+
+    def all_key_points(self) -> list[tuple[Dimension, KeyPoint]]:
+        return [(dim, kp) for dim in DIMENSIONS for kp in self.key_points.get(dim, [])]
+
+
+class Phase(_Strict):
+    id: Slug
+    title: str = Field(min_length=1)
+    minutes: float = Field(gt=0, le=600)
+    brief: str = ""
+    """What the interviewer expects in this phase; shown at the top of the phase."""
+    questions: list[Question] = Field(min_length=1)
+
+
+class Case(_Strict):
+    """A timed case script (``kind: case``) or a question bank (``kind: bank``)."""
+
+    id: Slug
+    title: str = Field(min_length=1)
+    kind: Literal["case", "bank"]
+    scenario: str = Field(min_length=1)
+    rubric: str = Field(min_length=1)
+    """Id of the rubric in ``rubrics/`` that grades this case."""
+    phases: list[Phase] = Field(min_length=1)
+    deliverables: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Case:
+        seen: set[str] = set()
+        for phase in self.phases:
+            for q in phase.questions:
+                if q.id in seen:
+                    raise ValueError(f"question id {q.id!r} is used twice")
+                seen.add(q.id)
+        phase_ids = [p.id for p in self.phases]
+        if len(set(phase_ids)) != len(phase_ids):
+            raise ValueError("phase ids must be unique")
+        return self
+
+    @property
+    def minutes(self) -> float:
+        return sum(p.minutes for p in self.phases)
+
+    def questions(self) -> list[Question]:
+        return [q for p in self.phases for q in p.questions]
+
+    def question(self, question_id: str) -> Question | None:
+        return next((q for q in self.questions() if q.id == question_id), None)

@@ -1,0 +1,49 @@
+"""Where things live.  Functions, not import-time constants, and nothing is created on import.
+
+Built-in ``cases/`` and ``rubrics/`` sit at the repository root in a checkout
+and are copied to ``interviewer/_data/`` inside the wheel; ``data_dir`` finds
+whichever is present.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TRANSCRIPTS_ENV = "INTERVIEWER_TRANSCRIPTS_DIR"
+CONFIG_ENV = "INTERVIEWER_CONFIG"
+
+
+def _package_dir() -> Path:
+    return Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """The built-in ``cases`` or ``rubrics`` folder, in a wheel or in a checkout."""
+    packaged = _package_dir() / "_data" / name
+    if packaged.is_dir():
+        return packaged
+    return _package_dir().parent / name
+
+
+def builtin_cases_dir() -> Path:
+    return data_dir("cases")
+
+
+def builtin_rubrics_dir() -> Path:
+    return data_dir("rubrics")
+
+
+def config_file() -> Path:
+    """The TOML config file: ``$INTERVIEWER_CONFIG`` or the platform's user config dir."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("interviewer", appauthor=False)) / "config.toml"
+
+
+def default_transcripts_dir() -> Path:
+    """``./transcripts`` relative to where the command runs."""
+    return Path.cwd() / "transcripts"
