@@ -47,3 +47,16 @@ def config_file() -> Path:
 def default_transcripts_dir() -> Path:
     """``./transcripts`` relative to where the command runs."""
     return Path.cwd() / "transcripts"
+
+
+CACHE_ENV = "INTERVIEWER_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """Small caches (e.g. which structured-output mode an endpoint supports); ``$INTERVIEWER_CACHE_DIR`` overrides."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("interviewer", appauthor=False))

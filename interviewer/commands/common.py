@@ -6,6 +6,9 @@ import argparse
 import sys
 
 from interviewer.content.loader import Library, load_library
+from interviewer.content.schema import Case, Question
+from interviewer.grading.types import Grader
+from interviewer.transcripts import TranscriptStore
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 
 
@@ -24,3 +27,38 @@ def load_library_for(args: argparse.Namespace, *, quiet: bool = False) -> Librar
         for problem in lib.problems:
             print(f"warning: {problem}", file=sys.stderr)
     return lib
+
+
+def find_case(lib: Library, case_id: str) -> Case:
+    """The case with ``case_id``, or a one-line error naming the known ids."""
+    from interviewer.cli import CommandError
+
+    case = lib.cases.get(case_id)
+    if case is None:
+        known = ", ".join(sorted(lib.cases)) or "none"
+        raise CommandError(f"--case: unknown case {case_id!r} (known: {known})", code=2)
+    return case
+
+
+def find_question(case: Case, question_id: str) -> Question:
+    from interviewer.cli import CommandError
+
+    question = case.question(question_id)
+    if question is None:
+        known = ", ".join(q.id for q in case.questions())
+        raise CommandError(f"--question: case {case.id!r} has no question {question_id!r} (known: {known})", code=2)
+    return question
+
+
+def store_for(args: argparse.Namespace) -> TranscriptStore:
+    from interviewer.config import load_settings
+
+    return TranscriptStore(load_settings(args).transcripts_dir)
+
+
+def grader_for(args: argparse.Namespace) -> Grader:
+    """The configured grader: the model behind the endpoint with the offline fallback, or offline only."""
+    from interviewer.config import load_settings
+    from interviewer.grading.policy import build_grader
+
+    return build_grader(load_settings(args))

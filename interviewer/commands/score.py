@@ -1,0 +1,60 @@
+"""``score``: grade one answer to one question, from a file or stdin."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from interviewer.cli import CommandError, add_command
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "score", score, "grade one answer (from --answer-file or stdin)")
+    p.add_argument("--case", required=True, metavar="ID", help="case or bank id")
+    p.add_argument("--question", required=True, metavar="QID", help="question id within the case")
+    p.add_argument("--answer-file", type=Path, metavar="F", help="file holding the answer; stdin when omitted")
+    p.add_argument("--json", action="store_true", help="print the grade as JSON")
+
+
+def read_answer(path: Path | None) -> str:
+    from interviewer.answers import MAX_ANSWER_CHARS, AnswerError, decode_answer
+
+    limit = MAX_ANSWER_CHARS * 4 + 1  # UTF-8 is at most 4 bytes a character; read no more than that
+    source = "stdin" if path is None else str(path)
+    try:
+        if path is None:
+            if sys.stdin is None:
+                raise CommandError("stdin: no answer given (use --answer-file or pipe the answer in)", code=2)
+            data = sys.stdin.buffer.read(limit)
+        else:
+            with path.open("rb") as fh:
+                data = fh.read(limit)
+    except OSError as exc:
+        raise CommandError(f"--answer-file: cannot read {path}: {exc.strerror or exc}", code=2) from None
+    try:
+        return decode_answer(data, source)
+    except AnswerError as exc:
+        raise CommandError(str(exc), code=2) from None
+
+
+def score(args: argparse.Namespace) -> int:
+    from interviewer.commands.common import find_case, find_question, grader_for, load_library_for
+    from interviewer.export import grade_markdown
+    from interviewer.grading.types import GradeRequest
+
+    lib = load_library_for(args)
+    case = find_case(lib, args.case)
+    question = find_question(case, args.question)
+    answer = read_answer(args.answer_file)
+    grader = grader_for(args)
+    grade = grader.grade(GradeRequest(case=case, rubric=lib.rubric_for(case), question=question, answer=answer))
+    if args.json:
+        json.dump(grade.model_dump(mode="json"), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print("\n".join(grade_markdown(grade)))
+        if grade.follow_up:
+            print(f"\nFollow-up: {grade.follow_up}")
+    return 0

@@ -1,0 +1,133 @@
+"""Render a transcript as Markdown (for people) or JSON (for tools).
+
+Candidate answers are put in fenced blocks so that whatever they typed,
+Markdown included, is shown as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
+from interviewer.grading.types import Grade
+from interviewer.report import build_report, dimension_title
+from interviewer.transcripts import Transcript, Turn
+
+
+def transcript_json(transcript: Transcript) -> str:
+    return transcript.model_dump_json(indent=2)
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks inside ``text``."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def _quote(text: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or ">"
+
+
+def _minutes(seconds: float) -> str:
+    secs = int(round(seconds))
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
+def grade_markdown(grade: Grade) -> list[str]:
+    lines = [f"**Grade: {grade.overall}/100** ({_grader_label(grade)})", ""]
+    lines.append("| Dimension | Score | Evidence | Missing |")
+    lines.append("|---|---|---|---|")
+    for dim in DIMENSIONS:
+        d = grade.dimensions[dim]
+        evidence = "; ".join(f"“{_cell(e)}”" for e in d.evidence[:3]) or "-"
+        missing = "; ".join(_cell(m) for m in d.missing) or "-"
+        lines.append(f"| {DIMENSION_TITLES[dim]} | {'█' * d.score}{'░' * (4 - d.score)} {d.score}/4 | {evidence} | {missing} |")
+    if grade.numbers_checked:
+        lines += ["", "Numbers checked:"]
+        mark = {"correct": "✓", "wrong": "✗", "unverified": "?"}
+        for check in grade.numbers_checked:
+            ref = f" (reference: {check.reference})" if check.reference else ""
+            lines.append(f"- {mark[check.verdict]} {check.claim}: {check.verdict}{ref}")
+    if grade.flags:
+        lines += ["", f"Flags: {', '.join(grade.flags)}"]
+    if grade.feedback:
+        lines += ["", "Feedback:", "", _quote(grade.feedback)]
+    return lines
+
+
+def _grader_label(grade: Grade) -> str:
+    if grade.grader == "llm":
+        return f"graded by {grade.model or 'a model'}"
+    if grade.fallback_reason:
+        return f"offline keyword scoring; fell back because {grade.fallback_reason}"
+    return "offline keyword scoring"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _turn_markdown(turn: Turn) -> list[str]:
+    who = "Follow-up" if turn.kind == "follow_up" else "Question"
+    lines = [f"### {who} {turn.id} · {turn.question_id}", "", f"**Interviewer:** {turn.prompt}", ""]
+    if turn.hints:
+        lines += [f"Hints taken: {'; '.join(turn.hints)}", ""]
+    if turn.answer:
+        took = ""
+        if turn.answered_at is not None:
+            took = f" (answered in {_minutes(turn.answered_at - turn.asked_at)})"
+        lines += [f"**Candidate**{took}:", "", _fence(turn.answer), ""]
+    else:
+        lines += [f"*{turn.status.replace('_', ' ')}*", ""]
+    if turn.grade:
+        lines += [*grade_markdown(turn.grade), ""]
+    elif turn.status == "answered":
+        lines += ["*Not graded yet.*", ""]
+    return lines
+
+
+def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
+    report = build_report(transcript, case)
+    status = "finished" if transcript.status == "finished" else "unfinished"
+    out = [
+        f"# {transcript.case_title}",
+        "",
+        f"Session `{transcript.id}` · started {transcript.started} · {status}",
+        "",
+        "## Summary",
+        "",
+        f"- Overall: {report.overall if report.overall is not None else 'n/a'}/100"
+        f" over {report.answered} answers ({report.skipped} skipped)",
+        f"- Strongest: {dimension_title(report.strongest)} · Weakest: {dimension_title(report.weakest)}",
+        f"- Graded by: {', '.join(report.graders) or 'nobody yet'}",
+        "",
+        "| Dimension | Average |",
+        "|---|---|",
+        *[f"| {DIMENSION_TITLES[d]} | {report.average_label(d)} |" for d in DIMENSIONS],
+        "",
+        "| Phase | Used | Budget |",
+        "|---|---|---|",
+        *[
+            f"| {_cell(p.title)} | {_minutes(p.used_s)}{' (over)' if p.over else ''} | {_minutes(p.budget_s)} |"
+            for p in report.phases
+        ],
+        "",
+    ]
+    if report.fallbacks:
+        out += ["Fallbacks to offline scoring:", *[f"- {r}" for r in report.fallbacks], ""]
+    if transcript.summary:
+        out += ["## Interviewer's summary", "", _quote(transcript.summary), ""]
+    out += ["## Turns", ""]
+    for turn in transcript.turns:
+        out += _turn_markdown(turn)
+    reviews = [q for q in report.questions if q.outline or q.missed]
+    if reviews:
+        out += ["## Review", ""]
+        for q in reviews:
+            out += [f"### {q.question_id}", "", q.prompt, ""]
+            if q.missed:
+                out += ["Key points missed:", *[f"- {m}" for m in q.missed], ""]
+            if q.outline:
+                out += ["Model answer outline:", *[f"- {item}" for item in q.outline], ""]
+    return "\n".join(out).rstrip() + "\n"

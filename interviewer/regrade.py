@@ -1,0 +1,61 @@
+"""Grade the answers of a saved transcript again, with whatever grader is configured now.
+
+Shared by ``interviewer regrade`` and the review screen.  The old grade is
+kept in ``previous_grades`` so progress over time stays honest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from interviewer.content.schema import Case, Rubric
+from interviewer.grading.types import Grade, Grader, GradeRequest
+from interviewer.transcripts import Transcript, TranscriptStore, Turn
+
+
+def request_for_turn(transcript: Transcript, turn: Turn, case: Case, rubric: Rubric) -> GradeRequest:
+    """The GradeRequest for one answered turn, with earlier answers on the same question as history."""
+    question = case.question(turn.question_id)
+    if question is None:
+        raise KeyError(turn.question_id)
+    history = tuple(
+        (t.prompt, t.answer or "")
+        for t in transcript.turns
+        if t.question_id == turn.question_id and t.id < turn.id and t.answer
+    )
+    return GradeRequest(case=case, rubric=rubric, question=question, answer=turn.answer or "",
+                        prompt=turn.prompt, history=history)
+
+
+def regrade(
+    transcript: Transcript,
+    case: Case,
+    rubric: Rubric,
+    grader: Grader,
+    store: TranscriptStore | None,
+    *,
+    on_turn: Callable[[Turn, Grade | None, Grade], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> int:
+    """Regrade every answered turn, saving after each one.  Returns how many were regraded.
+
+    Turns whose question is gone from the case are left as they are.
+    """
+    done = 0
+    for turn in transcript.turns:
+        if should_stop():
+            break
+        if not turn.answer or case.question(turn.question_id) is None:
+            continue
+        old = turn.grade
+        new = grader.grade(request_for_turn(transcript, turn, case, rubric))
+        if old is not None:
+            turn.previous_grades.append(old)
+        turn.grade = new
+        turn.status = "graded"
+        if store is not None:
+            store.save(transcript)
+        done += 1
+        if on_turn is not None:
+            on_turn(turn, old, new)
+    return done

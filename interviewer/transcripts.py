@@ -1,0 +1,260 @@
+"""Saved sessions: the transcript format, and the only code that writes sessions to disk.
+
+One JSON file per session, with a ``version`` field.  Every save is atomic
+(temp file, fsync, rename, fsync of the folder), so a session killed at any
+moment leaves either the previous or the new version of the file, never a
+torn one.  A damaged or foreign file in the folder is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from interviewer.grading.types import Grade
+
+FORMAT_VERSION = 1
+SUFFIX = ".json"
+MAX_TRANSCRIPT_BYTES = 20_000_000
+
+Status = Literal["in_progress", "finished"]
+TurnKind = Literal["question", "follow_up"]
+TurnStatus = Literal["asked", "answered", "graded", "skipped", "timed_out"]
+
+
+class Turn(BaseModel):
+    """One exchange: the interviewer asks, the candidate answers, a grader grades."""
+
+    id: int
+    phase_id: str
+    question_id: str
+    kind: TurnKind = "question"
+    prompt: str
+    probe_dimension: str | None = None
+    """For a follow-up: the dimension it probes."""
+    asked_at: float
+    """Active seconds since the session started when the prompt was shown."""
+    answered_at: float | None = None
+    answer: str | None = None
+    status: TurnStatus = "asked"
+    grade: Grade | None = None
+    previous_grades: list[Grade] = Field(default_factory=list)
+    """Grades replaced by a regrade, oldest first."""
+    hints: list[str] = Field(default_factory=list)
+    """Key-point headings revealed by the hint action."""
+
+
+class PhaseRecord(BaseModel):
+    id: str
+    title: str
+    budget_s: float
+    started_at: float | None = None
+    ended_at: float | None = None
+
+    def used(self, now: float) -> float:
+        if self.started_at is None:
+            return 0.0
+        end = self.ended_at if self.ended_at is not None else now
+        return max(0.0, end - self.started_at)
+
+
+class Transcript(BaseModel):
+    version: int = FORMAT_VERSION
+    id: str
+    case_id: str
+    case_title: str
+    kind: str = "case"
+    started: str
+    """Wall-clock start, ISO 8601 with time zone."""
+    updated: str
+    status: Status = "in_progress"
+    practice: bool = False
+    time_scale: float = 1.0
+    elapsed: float = 0.0
+    """Active (unpaused) seconds at the last save; a resumed session's clock starts here."""
+    phase_index: int = 0
+    phases: list[PhaseRecord]
+    turns: list[Turn] = Field(default_factory=list)
+    summary: str | None = None
+    """Optional end-of-session summary written by a model."""
+
+    def graded_turns(self) -> list[Turn]:
+        return [t for t in self.turns if t.grade is not None]
+
+    @property
+    def overall(self) -> int | None:
+        grades = [t.grade.overall for t in self.graded_turns() if t.grade]
+        return round(sum(grades) / len(grades)) if grades else None
+
+    @property
+    def grader(self) -> str | None:
+        names = {t.grade.grader for t in self.graded_turns() if t.grade}
+        if not names:
+            return None
+        return names.pop() if len(names) == 1 else "mixed"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a listing shows, without keeping every turn in memory."""
+
+    id: str
+    case_id: str
+    case_title: str
+    started: str
+    status: str
+    overall: int | None
+    grader: str | None
+    answered: int
+    path: Path
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "case": self.case_id,
+            "case_title": self.case_title,
+            "started": self.started,
+            "status": self.status,
+            "overall": self.overall,
+            "grader": self.grader,
+            "answered": self.answered,
+        }
+
+
+class TranscriptError(Exception):
+    """A transcript could not be read or found; the message is one line."""
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
+
+
+def new_id(case_id: str, when: datetime | None = None) -> str:
+    """Sortable, unique, readable: ``20261122-0355-nvidia-inference-3fa2``."""
+    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{case_id}-{secrets.token_hex(2)}"
+
+
+class TranscriptStore:
+    """A folder of transcript files."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def path_for(self, transcript_id: str) -> Path:
+        return self.root / f"{transcript_id}{SUFFIX}"
+
+    def save(self, transcript: Transcript) -> Path:
+        """Write atomically: temp file + fsync + rename + fsync of the folder."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        transcript.updated = now_iso()
+        data = transcript.model_dump_json(indent=1).encode("utf-8")
+        target = self.path_for(transcript.id)
+        fd, tmp = tempfile.mkstemp(prefix=f".{transcript.id}.", suffix=".tmp", dir=self.root)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _fsync_dir(self.root)
+        return target
+
+    def load_path(self, path: Path) -> Transcript:
+        try:
+            size = path.stat().st_size
+            if size > MAX_TRANSCRIPT_BYTES:
+                raise TranscriptError(f"{path}: file is too large to be a transcript ({size:,} bytes)")
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise TranscriptError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise TranscriptError(f"{path}: not valid JSON ({exc})") from None
+        if not isinstance(data, dict) or "version" not in data or "turns" not in data:
+            raise TranscriptError(f"{path}: not an interviewer transcript")
+        if data.get("version") != FORMAT_VERSION:
+            raise TranscriptError(f"{path}: transcript version {data.get('version')!r} is not supported")
+        try:
+            return Transcript.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise TranscriptError(f"{path}: {where}: {err['msg']}") from None
+
+    def files(self) -> list[Path]:
+        if not self.root.is_dir():
+            return []
+        return sorted(p for p in self.root.glob(f"*{SUFFIX}") if p.is_file() and not p.name.startswith("."))
+
+    def resolve(self, ref: str) -> Path:
+        """Find a transcript by id, unique id prefix, or path."""
+        as_path = Path(ref)
+        if as_path.suffix == SUFFIX and as_path.is_file():
+            return as_path
+        exact = self.path_for(ref)
+        if exact.is_file():
+            return exact
+        matches = [p for p in self.files() if p.stem.startswith(ref)] if ref else []
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise TranscriptError(f"no transcript with id {ref!r} in {self.root}")
+        raise TranscriptError(f"id {ref!r} is ambiguous in {self.root}: {len(matches)} transcripts match")
+
+    def load(self, ref: str) -> Transcript:
+        return self.load_path(self.resolve(ref))
+
+    def list(self) -> tuple[list[Summary], list[str]]:
+        """Every readable transcript, newest first, and one line per file that was skipped."""
+        summaries: list[Summary] = []
+        problems: list[str] = []
+        for path in self.files():
+            try:
+                t = self.load_path(path)
+            except TranscriptError as exc:
+                problems.append(f"skipped {exc}")
+                continue
+            summaries.append(
+                Summary(
+                    id=t.id,
+                    case_id=t.case_id,
+                    case_title=t.case_title,
+                    started=t.started,
+                    status=t.status,
+                    overall=t.overall,
+                    grader=t.grader,
+                    answered=sum(1 for turn in t.turns if turn.answer),
+                    path=path,
+                )
+            )
+        summaries.sort(key=lambda s: (s.started, s.id), reverse=True)
+        return summaries, problems
+
+    def unfinished(self) -> list[Summary]:
+        return [s for s in self.list()[0] if s.status == "in_progress"]
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
