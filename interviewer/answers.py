@@ -31,9 +31,7 @@ def check_answer(text: str, source: str = "answer") -> str:
     if not stripped:
         raise AnswerError(f"{source}: the answer is empty")
     if len(stripped) > MAX_ANSWER_CHARS:
-        raise AnswerError(
-            f"{source}: the answer is {len(stripped):,} characters; the limit is {MAX_ANSWER_CHARS:,}"
-        )
+        raise AnswerError(f"{source}: the answer is {len(stripped):,} characters; the limit is {MAX_ANSWER_CHARS:,}")
     controls = sum(1 for ch in stripped if ord(ch) < 32 and ch not in "\n\r\t")
     if controls > max(8, len(stripped) // 100):
         raise AnswerError(f"{source}: the answer is full of control characters; is it binary data?")

@@ -58,9 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 def add_common_options(parser: argparse.ArgumentParser) -> None:
     """Options every command accepts (before or after the subcommand)."""
     parser.add_argument("--cases-dir", type=Path, default=argparse.SUPPRESS, help="extra folder of user cases")
-    parser.add_argument(
-        "--transcripts-dir", type=Path, default=argparse.SUPPRESS, help="where sessions are saved"
-    )
+    parser.add_argument("--transcripts-dir", type=Path, default=argparse.SUPPRESS, help="where sessions are saved")
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="path of the TOML config file")
     parser.add_argument("--base-url", default=argparse.SUPPRESS, help="OpenAI-compatible endpoint URL")
     parser.add_argument("--model", default=argparse.SUPPRESS, help="model name on the endpoint")

@@ -113,8 +113,13 @@ def load_settings(args: argparse.Namespace | None = None, env: dict[str, str] | 
     flags = vars(args) if args is not None else {}
 
     config_flag = flags.get("config")
-    config_path = Path(config_flag) if config_flag else paths.config_file()
-    file = _read_file(config_path, explicit=bool(config_flag or env.get(paths.CONFIG_ENV)))
+    if config_flag:
+        config_path = Path(config_flag)
+    elif env.get(paths.CONFIG_ENV):
+        config_path = Path(env[paths.CONFIG_ENV]).expanduser()
+    else:
+        config_path = paths.config_file()
+    file = _read_file(config_path, explicit=bool(config_flag))
 
     def pick(name: str, *env_names: str) -> Any:
         if flags.get(name) is not None:
@@ -128,7 +133,9 @@ def load_settings(args: argparse.Namespace | None = None, env: dict[str, str] | 
     values["base_url"] = pick("base_url", "INTERVIEWER_BASE_URL", "OPENAI_BASE_URL")
     values["model"] = pick("model", "INTERVIEWER_MODEL")
     values["api_key_env"] = pick("api_key_env")
-    values["offline"] = bool(flags.get("offline") or env.get("INTERVIEWER_OFFLINE") in ("1", "true") or file.get("offline"))
+    values["offline"] = bool(
+        flags.get("offline") or env.get("INTERVIEWER_OFFLINE") in ("1", "true") or file.get("offline")
+    )
     for name in ("connect_timeout", "read_timeout", "phase_timeout"):
         if file.get(name) is not None:
             values[name] = file[name]

@@ -174,7 +174,9 @@ def training_memory(
     try:
         state = OPTIMIZER_STATE_BYTES[optimizer.lower()]
     except KeyError:
-        raise EstimateError(f"--optimizer: unknown optimizer {optimizer!r} (known: {', '.join(OPTIMIZER_STATE_BYTES)})") from None
+        raise EstimateError(
+            f"--optimizer: unknown optimizer {optimizer!r} (known: {', '.join(OPTIMIZER_STATE_BYTES)})"
+        ) from None
     try:
         stage = SHARDING[sharding.lower()]
     except KeyError:
@@ -216,8 +218,13 @@ def kv_cache(layers: int, kv_heads: int, head_dim: int, seq_len: int, batch: int
     With grouped-query attention use the number of KV heads, not query heads:
     Llama-3-70B has 64 query heads but 8 KV heads.
     """
-    for name, value in (("--layers", layers), ("--kv-heads", kv_heads), ("--head-dim", head_dim),
-                        ("--seq-len", seq_len), ("--batch", batch)):
+    for name, value in (
+        ("--layers", layers),
+        ("--kv-heads", kv_heads),
+        ("--head-dim", head_dim),
+        ("--seq-len", seq_len),
+        ("--batch", batch),
+    ):
         _positive(name, value, integer=True)
     b = dtype_bytes("--dtype", dtype)
     per_token = 2 * layers * kv_heads * head_dim * b
@@ -226,7 +233,8 @@ def kv_cache(layers: int, kv_heads: int, head_dim: int, seq_len: int, batch: int
         title="KV-cache size",
         formula="KV = 2 · layers · kv_heads · head_dim · seq_len · batch · bytes",
         working=[
-            f"per token = 2 × {layers} × {kv_heads} × {head_dim} × {b:g} = {per_token:,.0f} bytes ({_human_bytes(per_token)})",
+            f"per token = 2 × {layers} × {kv_heads} × {head_dim} × {b:g}"
+            f" = {per_token:,.0f} bytes ({_human_bytes(per_token)})",
             f"total     = {per_token:,.0f} × {seq_len} tokens × {batch} sequences = {total:,.0f} bytes",
         ],
         result=_human_bytes(total),

@@ -30,7 +30,7 @@ def _quote(text: str) -> str:
 
 
 def _minutes(seconds: float) -> str:
-    secs = int(round(seconds))
+    secs = round(seconds)
     return f"{secs // 60}:{secs % 60:02d}"
 
 
@@ -42,7 +42,9 @@ def grade_markdown(grade: Grade) -> list[str]:
         d = grade.dimensions[dim]
         evidence = "; ".join(f"“{_cell(e)}”" for e in d.evidence[:3]) or "-"
         missing = "; ".join(_cell(m) for m in d.missing) or "-"
-        lines.append(f"| {DIMENSION_TITLES[dim]} | {'█' * d.score}{'░' * (4 - d.score)} {d.score}/4 | {evidence} | {missing} |")
+        lines.append(
+            f"| {DIMENSION_TITLES[dim]} | {'█' * d.score}{'░' * (4 - d.score)} {d.score}/4 | {evidence} | {missing} |"
+        )
     if grade.numbers_checked:
         lines += ["", "Numbers checked:"]
         mark = {"correct": "✓", "wrong": "✗", "unverified": "?"}

@@ -36,9 +36,7 @@ def choose_probe(question: Question, grade: Grade, already_asked: Collection[str
         if score.score >= 4 and not score.missing:
             continue
         missed = score.missing[0] if score.missing else None
-        scripted = next(
-            (f.prompt for f in question.follow_ups if f.dimension == dim and f.prompt not in asked), None
-        )
+        scripted = next((f.prompt for f in question.follow_ups if f.dimension == dim and f.prompt not in asked), None)
         if scripted is None and missed is not None:
             scripted = f"You did not get to this: {missed}. Can you walk me through it?"
             if scripted in asked:

@@ -23,8 +23,9 @@ def request_for_turn(transcript: Transcript, turn: Turn, case: Case, rubric: Rub
         for t in transcript.turns
         if t.question_id == turn.question_id and t.id < turn.id and t.answer
     )
-    return GradeRequest(case=case, rubric=rubric, question=question, answer=turn.answer or "",
-                        prompt=turn.prompt, history=history)
+    return GradeRequest(
+        case=case, rubric=rubric, question=question, answer=turn.answer or "", prompt=turn.prompt, history=history
+    )
 
 
 def regrade(

@@ -226,11 +226,14 @@ class Session:
         if self.pending_grades() or self.current_turn is not None or self.finished:
             self._save()
             return self.current_turn
-        follow_ups = sum(1 for t in self.transcript.turns if t.question_id == turn.question_id and t.kind == "follow_up")
+        follow_ups = sum(
+            1 for t in self.transcript.turns if t.question_id == turn.question_id and t.kind == "follow_up"
+        )
         phase_over = self.phase_record.id in self.expired_phases
         if grade.follow_up and follow_ups < MAX_FOLLOW_UPS and not phase_over:
-            self._ask(self.question_for(turn), kind="follow_up", prompt=grade.follow_up,
-                      probe=grade.follow_up_dimension)
+            self._ask(
+                self.question_for(turn), kind="follow_up", prompt=grade.follow_up, probe=grade.follow_up_dimension
+            )
         else:
             self._advance()
         self._save()
@@ -329,8 +332,9 @@ class Session:
                 return t
         raise SessionError(f"no turn {turn_id}")
 
-    def _ask(self, question: Question, *, kind: str = "question", prompt: str | None = None,
-             probe: str | None = None) -> None:
+    def _ask(
+        self, question: Question, *, kind: str = "question", prompt: str | None = None, probe: str | None = None
+    ) -> None:
         self.transcript.turns.append(
             Turn(
                 id=len(self.transcript.turns) + 1,

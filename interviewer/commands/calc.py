@@ -8,8 +8,11 @@ from interviewer.cli import CommandError, _Parser, add_common_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    calc = sub.add_parser("calc", help="back-of-envelope estimators that show their working",
-                          description="Back-of-envelope estimators that show their working.")
+    calc = sub.add_parser(
+        "calc",
+        help="back-of-envelope estimators that show their working",
+        description="Back-of-envelope estimators that show their working.",
+    )
     add_common_options(calc)
     calc.set_defaults(handler=lambda args: (calc.print_help(), 2)[1])
     kinds = calc.add_subparsers(dest="estimator", metavar="ESTIMATOR", parser_class=_Parser)
@@ -25,8 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = kinds.add_parser("allreduce", help="ring all-reduce time: size, N, bandwidth, latency")
     p.add_argument("--size-gb", type=float, required=True, help="buffer size in GB (1e9 bytes)")
     p.add_argument("--gpus", type=int, required=True, help="ranks in the ring (N)")
-    p.add_argument("--bandwidth-gb-s", type=float, required=True,
-                   help="per-rank bandwidth in GB/s, one direction (NDR InfiniBand 400 Gb/s = 50 GB/s)")
+    p.add_argument(
+        "--bandwidth-gb-s",
+        type=float,
+        required=True,
+        help="per-rank bandwidth in GB/s, one direction (NDR InfiniBand 400 Gb/s = 50 GB/s)",
+    )
     p.add_argument("--latency-us", type=float, default=0.0, help="per-step latency in µs (default 0)")
     p.set_defaults(handler=_run("ring_allreduce", "size_gb", "gpus", "bandwidth_gb_s", "latency_us"))
 

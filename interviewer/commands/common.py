@@ -8,8 +8,8 @@ import sys
 from interviewer.content.loader import Library, load_library
 from interviewer.content.schema import Case, Question
 from interviewer.grading.types import Grader
-from interviewer.transcripts import TranscriptStore
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+from interviewer.transcripts import TranscriptStore
 
 
 def load_library_for(args: argparse.Namespace, *, quiet: bool = False) -> Library:

@@ -71,7 +71,9 @@ def list_cases(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     for row in rows:
-        print(f"{row['id']}  [{row['kind']}]  {row['title']}  ({row['minutes']:g} min, {len(row['questions'])} questions)")
+        print(
+            f"{row['id']}  [{row['kind']}]  {row['title']}  ({row['minutes']:g} min, {len(row['questions'])} questions)"
+        )
         for q in row["questions"]:
             first = q["prompt"].splitlines()[0] if q["prompt"] else ""
             print(f"    {q['id']}: {first[:100]}")

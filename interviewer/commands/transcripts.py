@@ -106,9 +106,16 @@ def regrade_cmd(args: argparse.Namespace) -> int:
     rows = []
 
     def report(turn, old, new) -> None:
-        rows.append({"turn": turn.id, "question": turn.question_id,
-                     "old": None if old is None else old.overall, "new": new.overall,
-                     "grader": new.grader, "fallback_reason": new.fallback_reason})
+        rows.append(
+            {
+                "turn": turn.id,
+                "question": turn.question_id,
+                "old": None if old is None else old.overall,
+                "new": new.overall,
+                "grader": new.grader,
+                "fallback_reason": new.fallback_reason,
+            }
+        )
         if not args.json:
             before = "-" if old is None else old.overall
             why = f" (fallback: {new.fallback_reason})" if new.fallback_reason else ""
@@ -116,8 +123,12 @@ def regrade_cmd(args: argparse.Namespace) -> int:
 
     count = regrade(transcript, case, lib.rubric_for(case), grader, store, on_turn=report)
     if args.json:
-        json.dump({"id": transcript.id, "regraded": count, "overall": transcript.overall, "turns": rows},
-                  sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(
+            {"id": transcript.id, "regraded": count, "overall": transcript.overall, "turns": rows},
+            sys.stdout,
+            indent=2,
+            ensure_ascii=False,
+        )
         sys.stdout.write("\n")
     elif count == 0:
         print("nothing to regrade: the session has no answers")

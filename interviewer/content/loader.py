@@ -62,15 +62,14 @@ def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: b
                 None, None, "mapping keys must be plain values", key_node.start_mark
             ) from None
         if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         seen.add(key)
     return loader.construct_mapping(node, deep=deep)
 
 
 _UniqueKeyLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping  # type: ignore[arg-type]
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+    _construct_mapping,  # type: ignore[arg-type]
 )
 
 
@@ -234,9 +233,7 @@ def load_library(case_dirs: Sequence[Path], rubric_dirs: Sequence[Path], *, buil
                 continue
             if case.id in lib.cases:
                 clash = "a built-in case" if case.id in lib.builtin_ids else f"{lib.sources[case.id]}"
-                lib.problems.append(
-                    Problem(str(path), 1, "id", f"case id {case.id!r} clashes with {clash}; skipped")
-                )
+                lib.problems.append(Problem(str(path), 1, "id", f"case id {case.id!r} clashes with {clash}; skipped"))
                 continue
             if case.rubric not in lib.rubrics:
                 lib.problems.append(Problem(str(path), 1, "rubric", f"unknown rubric {case.rubric!r}"))

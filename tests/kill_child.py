@@ -1,0 +1,30 @@
+"""Child process for the SIGKILL test: answers questions as fast as it can, reporting each saved answer."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from interviewer.content.loader import load_case, load_rubric
+from interviewer.content.schema import DIMENSIONS
+from interviewer.grading.types import DimensionScore, Grade
+from interviewer.session import Session
+from interviewer.transcripts import TranscriptStore
+
+root = Path(__file__).resolve().parents[1]
+case = load_case(root / "tests" / "fixtures" / "cases" / "mini.yaml")
+rubric = load_rubric(root / "rubrics" / "ai-infra.yaml")
+store = TranscriptStore(Path(sys.argv[1]))
+grade = Grade(grader="keyword", overall=50, dimensions={d: DimensionScore(score=2) for d in DIMENSIONS})
+n = 0
+while True:
+    session = Session.start(case, rubric, store)
+    print(f"session {session.transcript.id}", flush=True)
+    while not session.finished:
+        turn = session.current_turn
+        assert turn is not None
+        answer = f"answer {n} " + "x" * 2000
+        session.submit(answer)
+        print(f"saved {session.transcript.id} {turn.id} {n}", flush=True)
+        n += 1
+        session.record_grade(turn.id, grade)

@@ -1,0 +1,149 @@
+"""The command line: interfaces (names, JSON fields, exit codes) and one-line errors, run as real processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interviewer.content.schema import DIMENSIONS
+from interviewer.grading.types import DimensionScore, Grade, NumberCheck
+from interviewer.session import Session
+from interviewer.transcripts import TranscriptStore
+from tests.conftest import FIXTURES, REPO
+
+CASES = str(FIXTURES / "cases")
+
+
+def run(*args: str, stdin: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "interviewer", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], code: int, fragment: str) -> None:
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert fragment in lines[0], lines[0]
+
+
+def test_version_and_help() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("interviewer ")
+    proc = run("--help")
+    assert proc.returncode == 0
+    for command in ("validate", "cases", "score", "transcripts", "show", "regrade", "calc"):
+        assert command in proc.stdout
+
+
+def test_bad_flag_is_one_line() -> None:
+    assert_one_line_error(run("--bogus"), 2, "unrecognized arguments: --bogus")
+    assert_one_line_error(run("transcripts", "--format", "xml"), 2, "unrecognized arguments")
+    assert_one_line_error(run("show", "x", "--format", "xml"), 2, "invalid choice: 'xml'")
+
+
+def test_validate_good_and_bad(tmp_path: Path) -> None:
+    proc = run("validate", str(FIXTURES / "cases" / "mini.yaml"), "rubrics")
+    assert proc.returncode == 0, proc.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((FIXTURES / "cases" / "mini.yaml").read_text().replace("kind: case", "kind: quiz"))
+    proc = run("validate", str(bad))
+    assert proc.returncode == 1
+    assert f"{bad}:3: kind: Input should be 'case' or 'bank'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert_one_line_error(run("validate", str(tmp_path / "missing.yaml")), 1, "no such file")
+
+
+def test_cases_json_lists_user_cases() -> None:
+    proc = run("cases", "--json", "--cases-dir", CASES)
+    assert proc.returncode == 0, proc.stderr
+    rows = {row["id"]: row for row in json.loads(proc.stdout)}
+    mini = rows["mini"]
+    assert set(mini) == {"id", "title", "kind", "minutes", "questions"}
+    assert mini["minutes"] == 5
+    assert mini["questions"][0] == {
+        "id": "kv-size",
+        "prompt": "How big is the KV cache per token for Llama-3-70B in FP16?",
+    }
+
+
+def test_missing_cases_dir_is_reported() -> None:
+    proc = run("cases", "--cases-dir", "/nonexistent/cases")
+    assert proc.returncode == 0
+    assert "/nonexistent/cases: cases dir does not exist" in proc.stderr
+
+
+def _saved_session(mini_case, rubric, transcripts_dir: Path) -> str:
+    store = TranscriptStore(transcripts_dir)
+    s = Session.start(mini_case, rubric, store)
+    s.submit("KV stores keys and values. [bold]not markup[/bold]\n```\ncode ``` inside\n```")
+    grade = Grade(
+        grader="keyword",
+        fallback_reason="endpoint unreachable: connection refused",
+        overall=50,
+        dimensions={d: DimensionScore(score=2, evidence=["KV stores keys"], missing=["a point"]) for d in DIMENSIONS},
+        numbers_checked=[NumberCheck(claim="2 MB", reference="320 KiB (KV per token)", verdict="wrong")],
+        flags=["wrong_number"],
+        feedback="Good start.",
+    )
+    s.record_grade(1, grade)
+    return s.transcript.id
+
+
+def test_transcripts_show_export(mini_case, rubric, transcripts_dir: Path, tmp_path: Path) -> None:
+    tid = _saved_session(mini_case, rubric, transcripts_dir)
+    (transcripts_dir / "junk.json").write_text("{not json")
+    proc = run("transcripts", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    assert rows[0]["id"] == tid
+    assert {"id", "case", "started", "status", "overall", "grader"} <= set(rows[0])
+    assert rows[0]["overall"] == 50 and rows[0]["grader"] == "keyword" and rows[0]["status"] == "in_progress"
+    assert "junk.json" in proc.stderr
+
+    md = run("show", tid[:-1], "--cases-dir", CASES)
+    assert md.returncode == 0, md.stderr
+    assert "# Mini case for tests" in md.stdout
+    assert "✗ 2 MB: wrong (reference: 320 KiB (KV per token))" in md.stdout
+    assert "fell back because endpoint unreachable" in md.stdout
+    assert "````text\nKV stores keys and values. [bold]not markup[/bold]" in md.stdout
+    assert "Model answer outline:" in md.stdout
+
+    js = run("show", tid, "--format", "json")
+    assert json.loads(js.stdout)["turns"][0]["grade"]["overall"] == 50
+
+    out = tmp_path / "x.md"
+    proc = run("export", tid, "-o", str(out), "--cases-dir", CASES)
+    assert proc.returncode == 0 and out.read_text().startswith("# Mini case for tests")
+
+
+def test_unknown_transcript_id() -> None:
+    assert_one_line_error(run("show", "nope"), 2, "no transcript with id 'nope'")
+    assert_one_line_error(run("regrade", "nope"), 2, "no transcript with id 'nope'")
+
+
+def test_progress(mini_case, rubric, transcripts_dir: Path) -> None:
+    _saved_session(mini_case, rubric, transcripts_dir)
+    proc = run("progress", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert len(data["sessions"]) == 1
+    assert data["recent"]["numbers"] == 2
+    assert data["drills"][0] == {"key_point": "a point", "missed": 1}
+
+
+@pytest.mark.parametrize("config_body", ["colour = 1", "base_url = "])
+def test_bad_config_is_one_line(tmp_path: Path, config_body: str) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(config_body)
+    assert_one_line_error(run("--config", str(cfg), "transcripts"), 2, str(cfg))

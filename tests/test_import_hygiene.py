@@ -1,0 +1,54 @@
+"""The domain stays headless: importing it must not pull in Textual (or, offline, openai)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CORE = [
+    "interviewer.cli",
+    "interviewer.config",
+    "interviewer.paths",
+    "interviewer.content.loader",
+    "interviewer.session",
+    "interviewer.transcripts",
+    "interviewer.report",
+    "interviewer.export",
+    "interviewer.regrade",
+    "interviewer.progress",
+    "interviewer.estimators",
+    "interviewer.followup",
+    "interviewer.scoring.grader",
+    "interviewer.grading.policy",
+]
+
+
+def _loaded_after(import_lines: str) -> set[str]:
+    code = f"{import_lines}\nimport sys\nprint('\\n'.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_core_never_imports_textual() -> None:
+    modules = _loaded_after("\n".join(f"import {m}" for m in CORE))
+    assert not {m for m in modules if m == "textual" or m.startswith("textual.")}
+
+
+def test_offline_start_does_not_import_openai() -> None:
+    modules = _loaded_after(
+        "\n".join(f"import {m}" for m in CORE) + "\nfrom interviewer.cli import build_parser\nbuild_parser()"
+    )
+    assert "openai" not in modules
+
+
+def test_no_textual_import_statement_outside_tui() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "interviewer"
+    offenders = [
+        str(p)
+        for p in root.rglob("*.py")
+        if "tui" not in p.relative_to(root).parts[:1]
+        and any(line.lstrip().startswith(("import textual", "from textual")) for line in p.read_text().splitlines())
+    ]
+    assert offenders == [], offenders
