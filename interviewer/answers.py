@@ -14,10 +14,16 @@ class AnswerError(ValueError):
     """The input is not a gradable answer; the message is one line for the user."""
 
 
-def decode_answer(data: bytes, source: str = "stdin") -> str:
-    """Decode raw bytes (stdin or a file) as UTF-8 text, refusing binary data."""
+def decode_answer(data: bytes, source: str = "stdin", *, complete: bool = True) -> str:
+    """Decode raw bytes (stdin or a file) as UTF-8 text, refusing binary data.
+
+    ``complete`` is False when the reader stopped at its size cap, so the
+    input is known to be too long without reading all of it.
+    """
     if b"\x00" in data[:65536]:
         raise AnswerError(f"{source}: the answer looks like binary data (NUL bytes), not text")
+    if not complete:
+        raise AnswerError(f"{source}: the answer is longer than the {MAX_ANSWER_CHARS:,}-character limit")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

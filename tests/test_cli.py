@@ -147,3 +147,31 @@ def test_bad_config_is_one_line(tmp_path: Path, config_body: str) -> None:
     cfg = tmp_path / "bad.toml"
     cfg.write_text(config_body)
     assert_one_line_error(run("--config", str(cfg), "transcripts"), 2, str(cfg))
+
+
+@pytest.mark.parametrize(
+    "stdin, fragment",
+    [
+        (b"", "stdin: the answer is empty"),
+        (b"   \n\t  \n", "stdin: the answer is empty"),
+        (b"word " * 250_000, "stdin: the answer is longer than the 20,000-character limit"),
+        (bytes(range(256)) * 4000, "stdin: the answer looks like binary data"),
+        (b"\xff\xfe\xfa caf\xe9 latin-1", "stdin: the answer is not UTF-8 text"),
+        (b"\x01\x02\x03\x04" * 50 + b"ok", "full of control characters"),
+    ],
+    ids=["empty", "blank", "1MB", "binary", "latin-1", "control-chars"],
+)
+def test_score_refuses_bad_answers_in_one_line(stdin: bytes, fragment: str) -> None:
+    proc = run("score", "--case", "mini", "--question", "kv-size", "--cases-dir", CASES, stdin=stdin)
+    assert_one_line_error(proc, 2, fragment)
+
+
+def test_score_unknown_ids_name_the_flag() -> None:
+    proc = run("score", "--case", "nope", "--question", "x", stdin=b"answer")
+    assert_one_line_error(proc, 2, "--case: unknown case 'nope' (known: ")
+    proc = run("score", "--case", "mini", "--question", "nope", "--cases-dir", CASES, stdin=b"answer")
+    assert_one_line_error(proc, 2, "--question: case 'mini' has no question 'nope' (known: kv-size, allreduce)")
+    proc = run(
+        "score", "--case", "mini", "--question", "kv-size", "--answer-file", "/nonexistent/a.txt", "--cases-dir", CASES
+    )
+    assert_one_line_error(proc, 2, "--answer-file: cannot read /nonexistent/a.txt")

@@ -34,7 +34,7 @@ def read_answer(path: Path | None) -> str:
     except OSError as exc:
         raise CommandError(f"--answer-file: cannot read {path}: {exc.strerror or exc}", code=2) from None
     try:
-        return decode_answer(data, source)
+        return decode_answer(data, source, complete=len(data) < limit)
     except AnswerError as exc:
         raise CommandError(str(exc), code=2) from None
 
