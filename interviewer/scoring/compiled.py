@@ -1,0 +1,131 @@
+"""Per-question and per-rubric matchers, compiled once and cached.
+
+Compiling a question (a regex and stems per alias, an inverted index, parsed
+reference quantities) costs far more than scoring one answer with it, and a
+session or a regrade scores many answers against the same few questions.  The
+cache is keyed by object identity and keeps a reference to the object, so an
+id can never be recycled while its entry lives; it is bounded (LRU) and
+guarded by a lock because grading runs in worker threads.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from interviewer.content.schema import DIMENSIONS, Dimension, KeyPoint, Question, Rubric
+from interviewer.scoring.concepts import ConceptIndex, compile_concepts
+from interviewer.scoring.gaming import MisconceptionFinder
+from interviewer.scoring.quantities import Given, Reference, compile_givens, compile_references
+from interviewer.scoring.text import analyse, fold
+
+CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class CompiledQuestion:
+    question: Question
+    owners: tuple[tuple[Dimension, KeyPoint], ...]
+    """(dimension, key point) for each concept in ``index``, same order."""
+    index: ConceptIndex
+    references: tuple[Reference, ...]
+    givens: tuple[Given, ...]
+    """Numbers stated in the prompt: restating them is neither knowledge nor a mistake."""
+    misconceptions: MisconceptionFinder
+
+
+@dataclass(frozen=True)
+class CompiledRubric:
+    """The rubric's offline cues as one alternation, so an answer is scanned once, not once per cue."""
+
+    rubric: Rubric
+    cue_pattern: re.Pattern[str] | None
+    cue_owners: dict[str, tuple[tuple[Dimension, str], ...]]
+    """Normalised cue text -> (dimension, cue as written) for every dimension that lists it."""
+
+
+def cue_key(text: str) -> str:
+    """'Trade-off', 'trade off' and 'trade  off' all become 'trade off'."""
+    return " ".join(re.findall(r"[^\W_]+|[^\w\s\-]", fold(text)))
+
+
+def _compile_question(question: Question) -> CompiledQuestion:
+    owners = tuple(question.all_key_points())
+    return CompiledQuestion(
+        question=question,
+        owners=owners,
+        index=ConceptIndex(compile_concepts((kp.text, kp.aliases) for _, kp in owners)),
+        references=tuple(compile_references(question.quantities)),
+        givens=compile_givens(question.prompt, analyse(question.prompt, fold(question.prompt))),
+        misconceptions=MisconceptionFinder(question.misconceptions),
+    )
+
+
+def _compile_rubric(rubric: Rubric) -> CompiledRubric:
+    owners: dict[str, list[tuple[Dimension, str]]] = {}
+    bodies: dict[str, str] = {}
+    for dim in DIMENSIONS:
+        for cue in rubric.dimensions[dim].cues:
+            pieces = re.findall(r"[^\W_]+|[^\w\s\-]", fold(cue.strip()))
+            if not pieces:
+                continue
+            key = " ".join(pieces)
+            owners.setdefault(key, []).append((dim, cue))
+            bodies[key] = r"[\s\-]*".join(re.escape(p) for p in pieces)
+    pattern = None
+    if bodies:
+        alternation = "|".join(bodies[k] for k in sorted(bodies, key=len, reverse=True))
+        pattern = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)")
+    return CompiledRubric(rubric=rubric, cue_pattern=pattern, cue_owners={k: tuple(v) for k, v in owners.items()})
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _IdentityCache:
+    def __init__(self, size: int = CACHE_SIZE):
+        self._size = size
+        self._items: OrderedDict[int, tuple[object, object]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K, build: Callable[[K], V]) -> V:
+        ident = id(key)
+        with self._lock:
+            entry = self._items.get(ident)
+            if entry is not None and entry[0] is key:
+                self._items.move_to_end(ident)
+                return entry[1]  # type: ignore[return-value]
+        value = build(key)
+        with self._lock:
+            self._items[ident] = (key, value)
+            self._items.move_to_end(ident)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_QUESTIONS = _IdentityCache()
+_RUBRICS = _IdentityCache()
+
+
+def compiled_question(question: Question) -> CompiledQuestion:
+    return _QUESTIONS.get(question, _compile_question)
+
+
+def compiled_rubric(rubric: Rubric) -> CompiledRubric:
+    return _RUBRICS.get(rubric, _compile_rubric)
+
+
+def clear_cache() -> None:
+    """Forget every compiled matcher (for benchmarks that measure a cold first grade)."""
+    _QUESTIONS.clear()
+    _RUBRICS.clear()

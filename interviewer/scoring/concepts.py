@@ -1,0 +1,336 @@
+"""Matching key-point and misconception aliases inside sentences.
+
+An alias is matched in three ways, cheapest first:
+
+1. exactly (case-folded), with hyphens, underscores and spaces between its
+   words treated alike, so 'KV cache' finds 'kv-cache' and 'KV_cache';
+2. order-free: every content word of the alias (by crude stem) appears within
+   a short window, so 'ring all-reduce' finds 'all-reduce around a ring';
+3. fuzzily with rapidfuzz ``partial_ratio`` and a cutoff that rises as the
+   alias gets shorter, so 'quantisation' finds 'quantization' and
+   'continous batching' finds 'continuous batching'.  Every alias word must
+   still be in the sentence with at most one of them misspelt, and a number
+   in the alias must appear exactly: 'calibration set' never matches
+   'calibration step', nor '2 MB per token' '2.6 MB per token'.
+
+Acronyms and short aliases ('KV', 'TP', 'P95', 'MIG') are only ever matched
+exactly on word boundaries, and a longer alias that contains one ('KV cache')
+needs that acronym as a whole word before steps 2 and 3 may run, so 'kvetch',
+'http' and 'migrate' never earn credit.  An inverted index from stems to
+aliases means a sentence is only compared with aliases whose words it holds
+(all but one of them), which keeps scoring an answer to a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from interviewer.scoring.text import Sentence, fold, stem, tokens_of, words
+
+_PIECE = re.compile(r"[^\W_]+|[^\w\s\-]")
+_SEP = r"[\s\-_]*"
+_WORD_INFLECTION = r"(?:s|es|ed|ing|ings)?"
+_NUMBER = re.compile(r"(?<![\w.,])[0-9]+(?:[.,][0-9]+)*")
+_STOP = words("a an the of to in on for and or with by at as is are be it its from into per")
+
+NEGATIONS = words("not no never cannot isn aren doesn don didn won wouldn shouldn can't without nor")
+"""Tokens that flip a statement; compared between an alias and the sentence it is found in."""
+
+
+def is_acronym(alias: str) -> bool:
+    """Short (<= 4 characters) or all-caps aliases: matched on word boundaries only, never fuzzily."""
+    compact = alias.strip()
+    letters = [c for c in compact if c.isalpha()]
+    return len(compact) <= 4 or (len(letters) >= 2 and all(c.isupper() for c in letters) and " " not in compact)
+
+
+def _is_anchor(token: str) -> bool:
+    """A token of a longer alias that must appear as a whole word: acronyms, model names, numbers.
+
+    All-caps tokens ('KV', 'MIG'), tokens with digits ('H100', 'P99') and short
+    vowel-less ones written in lower case ('kv', 'tp', 'hbm').
+    """
+    return (
+        any(c.isdigit() for c in token)
+        or (len(token) >= 2 and token.isupper())
+        or (len(token) <= 4 and not any(c in "aeiouyAEIOUY" for c in token))
+    )
+
+
+@dataclass(frozen=True)
+class AliasMatcher:
+    """One alias, compiled once per question."""
+
+    alias: str
+    folded: str
+    exact: re.Pattern[str]
+    stems: frozenset[str]
+    """Content-word stems; all must be present for an order-free match."""
+    words: tuple[str, ...]
+    """Content words (folded), each of which must be present, give or take a typo, for a fuzzy match."""
+    anchors: frozenset[str]
+    """Folded tokens that must appear as whole tokens before order-free or fuzzy matching."""
+    index_keys: frozenset[str]
+    """Stems under which the alias is filed in the inverted index."""
+    negations: int
+    numbers: frozenset[str]
+    """Numbers in the alias ('2' in '2 MB per token'): inexact matching may never change a number."""
+    fuzzy_cutoff: float | None
+    """None: exact only (acronyms and very short aliases)."""
+    window: int
+    """Largest token distance allowed between the first and last word of an order-free match."""
+    min_order_free: int = 2
+    """Fewest content words an alias needs before an order-free match is allowed."""
+
+
+STRICT_FUZZY_CUTOFF = 92.0
+"""Fuzzy bar for misconceptions: a false accusation costs a level, so only near-verbatim statements count."""
+
+
+def fuzzy_cutoff(length: int) -> float | None:
+    """Higher bar for shorter aliases: one typo in 'quantisation' is fine, in 'batch' it is another word."""
+    if length < 5:
+        return None
+    if length < 8:
+        return 92.0
+    if length < 12:
+        return 89.0
+    return 86.0
+
+
+def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
+    """Compile one alias.
+
+    ``strict`` is for misconceptions, where a false match costs the candidate a
+    level: a higher fuzzy bar, and order-free matching only for aliases of four
+    or more content words in a tight window ('64 kv heads' must not fire on
+    '8 KV heads shared by the 64 query heads').
+    """
+    folded = fold(alias.strip())
+    pieces = _PIECE.findall(folded)
+    acronym = is_acronym(alias)
+    raw_tokens = [t for t in re.findall(r"[^\W_]+", alias.strip())]
+    anchors = frozenset(t.lower() for t in raw_tokens if _is_anchor(t)) if not acronym else frozenset()
+    if not pieces:
+        pieces = [folded or alias]
+    body = _SEP.join(re.escape(p) for p in pieces)
+    lead = r"(?<![\w.,])" if pieces[0][0].isdigit() else r"(?<!\w)" if pieces[0][0].isalnum() else ""
+    if acronym:
+        single_word = len(pieces) == 1 and pieces[0].isalpha() and alias.strip() == folded.strip()
+        vowel = any(c in "aeiou" for c in pieces[0])
+        tail = _WORD_INFLECTION if single_word and vowel and len(pieces[0]) >= 3 else ""
+        pattern = f"{lead}{body}{tail}(?!\\w)" if pieces[-1][-1].isalnum() else f"{lead}{body}"
+    else:
+        last = pieces[-1]
+        strict_end = last.isalnum() and last in anchors
+        pattern = f"{lead}{body}(?!\\w)" if strict_end else f"{lead}{body}"
+    words = [t for t in tokens_of(folded) if t not in _STOP] or tokens_of(folded)
+    stems = frozenset(stem(t) for t in words)
+    index_keys = frozenset(stem(t) for t in tokens_of(folded)) if acronym else stems
+    if not index_keys:
+        index_keys = frozenset({folded})
+    cutoff = None if acronym else fuzzy_cutoff(len(folded))
+    if cutoff is not None and strict:
+        cutoff = max(cutoff, STRICT_FUZZY_CUTOFF)
+    return AliasMatcher(
+        alias=alias,
+        folded=folded,
+        exact=re.compile(pattern),
+        stems=stems,
+        words=tuple(words),
+        anchors=anchors,
+        index_keys=index_keys,
+        negations=sum(1 for t in tokens_of(folded) if t in NEGATIONS),
+        numbers=frozenset(_NUMBER.findall(folded)),
+        fuzzy_cutoff=cutoff,
+        window=len(words) + (1 if strict else 3),
+        min_order_free=4 if strict else 2,
+    )
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where an alias matched: the sentence and the answer offsets of the evidence."""
+
+    alias: str
+    sentence: Sentence
+    start: int
+    end: int
+    how: str
+    """'exact', 'words' or 'fuzzy'."""
+
+
+def _order_free(m: AliasMatcher, sentence: Sentence) -> bool:
+    if len(m.stems) < m.min_order_free or not m.stems <= sentence.stems:
+        return False
+    positions = [i for i, t in enumerate(sentence.tokens) if stem(t) in m.stems]
+    if not positions:
+        return False
+    # The smallest window holding every stem: scan positions in order.
+    need = len(m.stems)
+    best = None
+    counts: dict[str, int] = {}
+    left = 0
+    have = 0
+    for pos in positions:
+        key = stem(sentence.tokens[pos])
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] == 1:
+            have += 1
+        while have == need:
+            span = pos - positions[left]
+            best = span if best is None else min(best, span)
+            lkey = stem(sentence.tokens[positions[left]])
+            counts[lkey] -= 1
+            if counts[lkey] == 0:
+                have -= 1
+            left += 1
+    return best is not None and best <= m.window
+
+
+WORD_TYPO_CUTOFF = 80.0
+"""How close a long alias word must be to some word of the sentence ('quantisation' ~ 'quantization')."""
+
+
+def _words_present(m: AliasMatcher, sentence: Sentence) -> bool:
+    """Every alias word is in the sentence: short words exactly (by stem), long ones allowing a typo.
+
+    At most one word may be off (a typo); the rest must match by stem.  Guards
+    the fuzzy step against near-misses that share one long word:
+    'calibration set' must not match 'calibration step', nor 'max calibration'
+    'has a calibration'.
+    """
+    missing = sum(1 for s in m.stems if s not in sentence.stems)
+    if missing > 1 or missing >= len(m.stems):
+        return False
+    tokens = sentence.tokens
+    joined: list[str] | None = None
+    for word in m.words:
+        if stem(word) in sentence.stems:
+            continue
+        if len(word) <= 4 or word[:3] not in sentence.prefixes:
+            return False
+        if process.extractOne(word, tokens, scorer=fuzz.ratio, score_cutoff=WORD_TYPO_CUTOFF) is not None:
+            continue
+        if joined is None:
+            joined = [a + b for a, b in itertools.pairwise(tokens)]
+        if process.extractOne(word, joined, scorer=fuzz.ratio, score_cutoff=WORD_TYPO_CUTOFF) is None:
+            return False
+    return True
+
+
+def match_alias(m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, complete: bool = True) -> Hit | None:
+    """Try the three matching steps for one alias in one sentence.
+
+    ``complete=False`` says the sentence lacks one of the alias's stems, so
+    only the typo-tolerant fuzzy step can succeed and the others are skipped.
+    """
+    if complete:
+        found = m.exact.search(folded, sentence.start, sentence.end)
+        if found:
+            return Hit(m.alias, sentence, found.start(), found.end(), "exact")
+    if m.fuzzy_cutoff is None:
+        return None
+    if m.anchors and not m.anchors <= set(sentence.tokens):
+        return None
+    if m.numbers and not m.numbers <= set(_NUMBER.findall(folded, sentence.start, sentence.end)):
+        return None
+    if complete and _order_free(m, sentence):
+        return Hit(m.alias, sentence, sentence.start, sentence.end, "words")
+    piece = folded[sentence.start : sentence.end]
+    if len(piece) < len(m.folded) * 0.8 or not _words_present(m, sentence):
+        return None
+    aligned = fuzz.partial_ratio_alignment(m.folded, piece, score_cutoff=m.fuzzy_cutoff)
+    if aligned is None:
+        return None
+    start = sentence.start + aligned.dest_start
+    end = sentence.start + aligned.dest_end
+    # Grow the span to whole words so the evidence reads naturally (still a substring).
+    while start > sentence.start and text[start - 1].isalnum():
+        start -= 1
+    while end < sentence.end and text[end].isalnum():
+        end += 1
+    return Hit(m.alias, sentence, start, end, "fuzzy")
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A key point or misconception: a heading and its compiled aliases."""
+
+    key: int
+    heading: str
+    aliases: tuple[AliasMatcher, ...]
+
+
+class ConceptIndex:
+    """Concepts filed by alias stems, so each sentence only meets the aliases that could match it.
+
+    An alias becomes a candidate when the sentence holds all but one of its
+    content stems (every stem for acronyms), or the stem of its words run
+    together ('PagedAttention' for 'paged attention'): no matching step can
+    succeed with less, so nothing is lost by skipping the rest.
+    """
+
+    def __init__(self, concepts: Sequence[Concept]):
+        self.concepts = tuple(concepts)
+        self._by_stem: dict[str, list[tuple[int, int, int]]] = {}
+        self._need: dict[tuple[int, int], tuple[int, int]] = {}
+        for ci, concept in enumerate(self.concepts):
+            for ai, alias in enumerate(concept.aliases):
+                keys = alias.index_keys
+                exact_only = alias.fuzzy_cutoff is None
+                self._need[(ci, ai)] = (len(keys) if exact_only else max(1, len(keys) - 1), len(keys))
+                for key in keys:
+                    self._by_stem.setdefault(key, []).append((ci, ai, 1))
+                if len(alias.words) > 1:
+                    glued = stem("".join(alias.words))
+                    if glued not in keys:
+                        self._by_stem.setdefault(glued, []).append((ci, ai, len(keys)))
+
+    def candidates(self, sentence: Sentence) -> list[tuple[int, int, bool]]:
+        """(concept, alias, complete) for each alias worth trying; complete = every stem is present."""
+        counts: dict[tuple[int, int], int] = {}
+        for s in sentence.stems:
+            for ci, ai, weight in self._by_stem.get(s, ()):
+                counts[(ci, ai)] = counts.get((ci, ai), 0) + weight
+        out = []
+        for pair, n in counts.items():
+            need, full = self._need[pair]
+            if n >= need:
+                out.append((pair[0], pair[1], n >= full))
+        out.sort()
+        return out
+
+    def find(
+        self, sentences: Iterable[Sentence], text: str, folded: str, *, claims_only: bool = True
+    ) -> dict[int, list[Hit]]:
+        """Hits per concept (by position in ``concepts``), first sentence first."""
+        hits: dict[int, list[Hit]] = {}
+        for sentence in sentences:
+            if claims_only and not sentence.claim:
+                continue
+            done: set[int] = set()
+            for ci, ai, complete in self.candidates(sentence):
+                if ci in done:
+                    continue
+                hit = match_alias(self.concepts[ci].aliases[ai], sentence, text, folded, complete=complete)
+                if hit is not None:
+                    hits.setdefault(ci, []).append(hit)
+                    done.add(ci)
+        return hits
+
+
+def compile_concepts(items: Iterable[tuple[str, Sequence[str]]], *, strict: bool = False) -> list[Concept]:
+    return [
+        Concept(
+            key=i,
+            heading=heading,
+            aliases=tuple(compile_alias(a, strict=strict) for a in aliases if a.strip()),
+        )
+        for i, (heading, aliases) in enumerate(items)
+    ]

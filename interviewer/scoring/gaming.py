@@ -1,0 +1,84 @@
+"""Answers that try to score without explaining: keyword lists, and stated misconceptions.
+
+A keyword list names the right terms without saying how any of them works.
+Key points already earn credit only inside claim sentences, so a list gets
+little; flagging it lets the grader cap every dimension as well, and tells the
+candidate why the score is low.
+
+A misconception is one of the question's known wrong statements, matched in a
+claim sentence.  Mentioning it in order to reject it ('a common mistake is to
+think INT8 needs no calibration') or as a counterfactual ('without GQA it would
+be 2.6 MB per token') is not stating it, so a sentence that frames it as a
+myth, a contrast or a hypothetical, or negates it near the match when the
+alias itself does not, is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from interviewer.content.schema import Misconception
+from interviewer.scoring.concepts import NEGATIONS, ConceptIndex, Hit, compile_concepts
+from interviewer.scoring.text import Sentence, tokens_of
+
+KEYWORD_LIST_CLAIM_SHARE = 0.4
+"""Below this share of words in claim sentences, with enough bare terms, the answer is a keyword list."""
+KEYWORD_LIST_MIN_TERMS = 4
+
+
+def _term_count(sentence: Sentence, text: str) -> int:
+    if sentence.list_like:
+        return max(1, len(re.split(r",(?![0-9])|\||[•·▪◦]|\t", text[sentence.start : sentence.end])))
+    return max(1, sentence.words // 3)
+
+
+def is_keyword_list(sentences: Sequence[Sentence], text: str) -> bool:
+    """Most words sit outside claims, in at least four bare terms or short fragments."""
+    total = sum(s.words for s in sentences)
+    if total < KEYWORD_LIST_MIN_TERMS:
+        return False
+    claimed = sum(s.words for s in sentences if s.claim)
+    terms = sum(_term_count(s, text) for s in sentences if not s.claim)
+    return claimed < KEYWORD_LIST_CLAIM_SHARE * total and terms >= KEYWORD_LIST_MIN_TERMS
+
+
+_FRAMING = re.compile(
+    r"(?<![a-z])(?:myth|misconception|mistake|mistaken|misleading|wrong|incorrect|not true|untrue|false|"
+    r"people think|people assume|often assume|common belief|contrary|tempting to|naive|naïve|pitfall|"
+    r"it is a trap|fallacy|would|without|otherwise|unlike|instead of|rather than|compared to|compared with|"
+    r"versus|vs)(?![a-z])"
+)
+
+
+@dataclass(frozen=True)
+class MisconceptionHit:
+    misconception: Misconception
+    hit: Hit
+
+
+class MisconceptionFinder:
+    """Compiled misconceptions of one question."""
+
+    def __init__(self, misconceptions: Sequence[Misconception]):
+        self.misconceptions = tuple(misconceptions)
+        self.index = ConceptIndex(compile_concepts(((m.text, m.aliases) for m in self.misconceptions), strict=True))
+
+    def find(self, sentences: Sequence[Sentence], text: str, folded: str) -> list[MisconceptionHit]:
+        if not self.misconceptions:
+            return []
+        found: list[MisconceptionHit] = []
+        for ci, hits in self.index.find(sentences, text, folded).items():
+            concept = self.index.concepts[ci]
+            for hit in hits:
+                alias = next(a for a in concept.aliases if a.alias == hit.alias)
+                sentence_text = folded[hit.sentence.start : hit.sentence.end]
+                if _FRAMING.search(sentence_text):
+                    continue
+                near = folded[max(hit.sentence.start, hit.start - 40) : hit.end]
+                if sum(1 for t in tokens_of(near) if t in NEGATIONS) > alias.negations:
+                    continue
+                found.append(MisconceptionHit(self.misconceptions[ci], hit))
+                break
+        return found

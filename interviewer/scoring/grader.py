@@ -1,0 +1,346 @@
+"""The offline keyword grader: the fallback behind every grade, so it has to be fair on its own.
+
+It combines the pieces of ``interviewer.scoring``: sentences and claims
+(``text``), key-point matching (``concepts``), figures and their checks
+(``quantities``), keyword lists and misconceptions (``gaming``) and text aimed
+at the grader (``injection``), then turns them into levels (``levels``) and
+feedback (``feedback``).  It imports neither textual nor openai, never touches
+the network and is deterministic, so a regrade of the same answer gives the
+same grade.
+
+Bounded work: at most the first ``MAX_CHARS`` characters are graded (flag
+``truncated``), every regex is linear, and per-question matchers are compiled
+once (``compiled``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from interviewer.content.schema import DIMENSIONS, Dimension
+from interviewer.followup import choose_probe
+from interviewer.grading.types import (
+    FLAG_EMPTY,
+    FLAG_INJECTION,
+    FLAG_KEYWORD_LIST,
+    FLAG_MISCONCEPTION,
+    FLAG_TRUNCATED,
+    FLAG_WRONG_NUMBER,
+    ChunkCallback,
+    DimensionScore,
+    Grade,
+    GradeRequest,
+    GraderName,
+    overall_from,
+)
+from interviewer.scoring.compiled import (
+    CompiledQuestion,
+    CompiledRubric,
+    compiled_question,
+    compiled_rubric,
+    cue_key,
+)
+from interviewer.scoring.concepts import Hit
+from interviewer.scoring.feedback import DimensionNotes, compose
+from interviewer.scoring.gaming import MisconceptionHit, is_keyword_list
+from interviewer.scoring.injection import injection_spans
+from interviewer.scoring.levels import NumberStats, concept_level, numbers_level
+from interviewer.scoring.quantities import Checked, check, extract, has_estimate, number_checks
+from interviewer.scoring.text import Sentence, analyse, bound, fold, snippet
+
+MAX_EVIDENCE = 6
+"""Evidence spans kept per dimension: enough to justify the score, short enough to read."""
+KEYWORD_LIST_CAP = 1
+MAX_MISCONCEPTION_PENALTY = 2
+
+_VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202f\u2060\ufeff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything found in one answer; kept apart from scoring so tests can inspect it."""
+
+    text: str
+    sentences: tuple[Sentence, ...]
+    hits: dict[int, list[Hit]]
+    cues: dict[Dimension, list[tuple[str, int, int]]]
+    checked: tuple[Checked, ...]
+    figure_count: int
+    estimate: bool
+    misconceptions: tuple[MisconceptionHit, ...]
+    keyword_list: bool
+    injection: tuple[str, ...]
+
+
+def _mark_injected(sentences: list[Sentence], spans: Sequence[tuple[int, int]]) -> list[Sentence]:
+    if not spans:
+        return sentences
+    out = []
+    for s in sentences:
+        touched = any(a < s.end and b > s.start for a, b in spans)
+        out.append(replace(s, claim=False) if touched else s)
+    return out
+
+
+def _find_cues(
+    rubric: CompiledRubric, sentences: Sequence[Sentence], folded: str
+) -> dict[Dimension, list[tuple[str, int, int]]]:
+    """Distinct rubric cues per dimension, found in claim sentences: (cue, sentence start, sentence end)."""
+    found: dict[Dimension, list[tuple[str, int, int]]] = {d: [] for d in DIMENSIONS}
+    if rubric.cue_pattern is None:
+        return found
+    starts = [s.start for s in sentences]
+    seen: set[tuple[Dimension, str]] = set()
+    for m in rubric.cue_pattern.finditer(folded):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i < 0 or not sentences[i].claim or m.end() > sentences[i].end:
+            continue
+        for dim, cue in rubric.cue_owners.get(cue_key(m.group()), ()):
+            if (dim, cue) not in seen:
+                seen.add((dim, cue))
+                found[dim].append((cue, sentences[i].start, sentences[i].end))
+    return found
+
+
+def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analysis:
+    folded = fold(text)
+    sentences = analyse(text, folded)
+    spans = injection_spans(text)
+    sentences = _mark_injected(sentences, spans)
+    hits = cq.index.find(sentences, text, folded)
+    figures = extract(text, sentences)
+    checked = check(figures, cq.references, sentences, folded, cq.givens)
+    per_sentence: dict[int, int] = {}
+    for f in figures:
+        per_sentence[f.sentence] = per_sentence.get(f.sentence, 0) + 1
+    estimate = any(
+        has_estimate(sentences[i], text, n) for i, n in per_sentence.items() if n >= 2 and sentences[i].claim
+    )
+    return Analysis(
+        text=text,
+        sentences=tuple(sentences),
+        hits=hits,
+        cues=_find_cues(cr, sentences, folded),
+        checked=tuple(checked),
+        figure_count=sum(1 for f in figures if not f.factor),
+        estimate=estimate,
+        misconceptions=tuple(cq.misconceptions.find(sentences, text, folded)),
+        keyword_list=is_keyword_list(sentences, text),
+        injection=tuple(text[a:b] for a, b in spans),
+    )
+
+
+def _evidence(text: str, spans: Sequence[tuple[int, int]]) -> list[str]:
+    """Exact substrings of the answer, deduplicated, without characters JSON cannot carry."""
+    out: list[str] = []
+    for start, end in spans:
+        piece = text[start:end]
+        if not piece.strip() or _SURROGATE.search(piece) or piece in out:
+            continue
+        out.append(piece)
+        if len(out) >= MAX_EVIDENCE:
+            break
+    return out
+
+
+def _sentence_evidence(text: str, hit: Hit) -> tuple[int, int]:
+    """The whole sentence when short; else a window around the match, starting on a word."""
+    s = hit.sentence
+    if s.end - s.start <= 240:
+        return s.start, s.end
+    start = max(s.start, hit.start - 80)
+    while start > s.start and not text[start - 1].isspace():
+        start -= 1
+    return start, min(s.end, max(hit.end, start) + 120)
+
+
+def _empty_grade(request: GradeRequest, flags: list[str]) -> Grade:
+    dims = {
+        d: DimensionScore(score=0, evidence=[], missing=[kp.text for kp in request.question.key_points.get(d, [])])
+        for d in DIMENSIONS
+    }
+    return Grade(grader="keyword", overall=0, dimensions=dims, flags=flags)
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What earned credit: key points made (with the hit that made them) and checked figures."""
+
+    made: dict[Dimension, list[tuple[str, Hit]]]
+    missing: dict[Dimension, list[str]]
+    share: dict[Dimension, float]
+    correct: list[Checked]
+    """Correct figures that are not restated from the prompt."""
+    wrong: list[Checked]
+    unverified_with_unit: int
+    with_unit: int
+
+
+def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
+    made: dict[Dimension, list[tuple[str, Hit]]] = {d: [] for d in DIMENSIONS}
+    missing: dict[Dimension, list[str]] = {d: [] for d in DIMENSIONS}
+    for ci, (dim, kp) in enumerate(cq.owners):
+        hits = a.hits.get(ci)
+        if hits:
+            made[dim].append((kp.text, hits[0]))
+        else:
+            missing[dim].append(kp.text)
+    totals = {d: len(request.question.key_points.get(d, [])) for d in DIMENSIONS}
+    return Credit(
+        made=made,
+        missing=missing,
+        share={d: (len(made[d]) / totals[d]) if totals[d] else 0.0 for d in DIMENSIONS},
+        correct=[c for c in a.checked if c.verdict == "correct" and not c.given],
+        wrong=[c for c in a.checked if c.verdict == "wrong"],
+        unverified_with_unit=sum(1 for c in a.checked if c.verdict == "unverified" and c.figure.has_unit),
+        with_unit=sum(1 for c in a.checked if not c.figure.factor),
+    )
+
+
+def _levels(credit: Credit, a: Analysis) -> dict[Dimension, int]:
+    """Levels before penalties and caps (see ``levels`` for the rules)."""
+    cues = {d: len(a.cues[d]) for d in DIMENSIONS}
+    specific = {
+        "mechanism": cues["mechanism"] >= 2 or credit.with_unit >= 1,
+        "tradeoff": cues["tradeoff"] >= 2 and credit.with_unit >= 1,
+        "failure_modes": cues["failure_modes"] >= 3,
+    }
+    scores: dict[Dimension, int] = {
+        dim: concept_level(credit.share[dim], cues[dim], specific[dim])
+        for dim in ("mechanism", "tradeoff", "failure_modes")
+    }
+    scores["numbers"] = numbers_level(
+        NumberStats(
+            share=credit.share["numbers"],
+            figures=a.figure_count,
+            with_unit=credit.with_unit,
+            correct_refs=len({id(c.reference) for c in credit.correct}),
+            unverified_with_unit=credit.unverified_with_unit,
+            wrong=len(credit.wrong),
+            estimate=a.estimate,
+        )
+    )
+    return scores
+
+
+def _report(
+    a: Analysis, credit: Credit, scores: dict[Dimension, int]
+) -> tuple[dict[Dimension, DimensionScore], dict[Dimension, DimensionNotes]]:
+    """Per-dimension evidence and missing points for the Grade, and the notes the feedback is written from."""
+    text = a.text
+    dims: dict[Dimension, DimensionScore] = {}
+    notes: dict[Dimension, DimensionNotes] = {}
+    for dim in DIMENSIONS:
+        spans = [_sentence_evidence(text, hit) for _, hit in credit.made[dim]]
+        if dim == "numbers":
+            spans = [(c.figure.start, c.figure.end) for c in credit.correct] + spans
+        elif not credit.made[dim] and scores[dim] > 0:
+            spans = [snippet(text, s, e) for _, s, e in a.cues[dim][:2]]
+        dims[dim] = DimensionScore(score=scores[dim], evidence=_evidence(text, spans), missing=credit.missing[dim])
+        notes[dim] = DimensionNotes(
+            score=scores[dim],
+            made=[h for h, _ in credit.made[dim]],
+            missing=credit.missing[dim],
+            cues=[c for c, _, _ in a.cues[dim]],
+        )
+    notes["numbers"].correct = _unique(text[c.figure.start : c.figure.end] for c in credit.correct)
+    notes["numbers"].wrong = [
+        (text[c.figure.start : c.figure.end], c.reference.label) for c in credit.wrong if c.reference is not None
+    ]
+    return dims, notes
+
+
+class KeywordGrader:
+    """Grades an answer offline from the question's key points, quantities and misconceptions."""
+
+    name: GraderName = "keyword"
+
+    def grade(self, request: GradeRequest, on_chunk: ChunkCallback | None = None) -> Grade:
+        answer = request.answer if isinstance(request.answer, str) else str(request.answer or "")
+        text, truncated = bound(answer)
+        flags: list[str] = [FLAG_TRUNCATED] if truncated else []
+        if not _VISIBLE.search(text):
+            grade = _empty_grade(request, [FLAG_EMPTY, *flags])
+            notes = {d: DimensionNotes(score=0, missing=grade.dimensions[d].missing) for d in DIMENSIONS}
+            feedback = compose(
+                overall=0, notes=notes, misconceptions=[], flags=grade.flags, injection=[], rubric=request.rubric
+            )
+            grade = grade.model_copy(update={"feedback": feedback})
+        else:
+            cq = compiled_question(request.question)
+            cr = compiled_rubric(request.rubric)
+            grade = self._score(request, cq, analyse_answer(cq, cr, text), flags)
+        grade = self._with_follow_up(request, grade.model_copy(update={"feedback": _json_safe(grade.feedback)}))
+        if on_chunk is not None:
+            on_chunk(grade.feedback)
+        return grade
+
+    # ------------------------------------------------------------------ scoring
+
+    def _score(self, request: GradeRequest, cq: CompiledQuestion, a: Analysis, flags: list[str]) -> Grade:
+        credit = _credit(request, cq, a)
+        scores = _levels(credit, a)
+        if a.misconceptions:
+            penalty = min(MAX_MISCONCEPTION_PENALTY, len(a.misconceptions))
+            scores["mechanism"] = max(0, scores["mechanism"] - penalty)
+            flags.append(FLAG_MISCONCEPTION)
+        if credit.wrong:
+            flags.append(FLAG_WRONG_NUMBER)
+        if a.keyword_list:
+            flags.append(FLAG_KEYWORD_LIST)
+            scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
+        if a.injection:
+            flags.append(FLAG_INJECTION)
+        overall = overall_from(dict(scores), request.rubric)
+        dims, notes = _report(a, credit, scores)
+        misconceptions = list(
+            dict.fromkeys((m.misconception.text, m.misconception.correction) for m in a.misconceptions)
+        )
+        feedback = compose(
+            overall=overall,
+            notes=notes,
+            misconceptions=misconceptions,
+            flags=flags,
+            injection=a.injection,
+            rubric=request.rubric,
+        )
+        return Grade(
+            grader="keyword",
+            overall=overall,
+            dimensions=dims,
+            numbers_checked=[
+                n.model_copy(update={"claim": _json_safe(n.claim)}) for n in number_checks(a.checked, a.text)
+            ],
+            flags=_unique(flags),
+            feedback=feedback,
+        )
+
+    @staticmethod
+    def _with_follow_up(request: GradeRequest, grade: Grade) -> Grade:
+        already = [p for p, _ in request.history] + [request.asked]
+        probe = choose_probe(request.question, grade, already_asked=already)
+        if probe is None:
+            return grade
+        return grade.model_copy(update={"follow_up": probe.scripted, "follow_up_dimension": probe.dimension})
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def _json_safe(text: str) -> str:
+    """Replace lone surrogates, which a JSON transcript cannot store."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def grade_answer(request: GradeRequest) -> Grade:
+    """Convenience for callers that do not keep a grader object."""
+    return KeywordGrader().grade(request)

@@ -1,0 +1,82 @@
+"""Turning what was found into 0-4 levels, one rule per dimension.
+
+The rules follow the rubric's level descriptors rather than a bare
+percentage, so that a level means the same thing offline and online:
+
+* mechanism, tradeoff, failure modes: the share of the dimension's key points
+  made in claim sentences carries most of the weight (4 x share); distinct
+  rubric cues found in claims add a little (0.2 each, at most 0.8).  Cues alone
+  ('but', 'monitor') can reach level 1, or 2 with three or more, never more:
+  saying there is a tradeoff is not naming it.  Level 4 needs at least 70% of
+  the key points *and* specificity (see ``specific``).
+* numbers: key points (2 x share), correct figures (0.6 per distinct
+  reference, at most 1.8), unit-bearing figures that could not be checked
+  (0.15 each, at most 0.6) and a back-of-envelope step (0.3), minus 1 per
+  wrong figure.  Figures without units cap the level at 1, a wrong figure
+  caps it at 2, and level 4 needs two correct figures combined in an estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+THRESHOLDS = (1.4, 2.4, 3.4)
+"""Raw points needed for levels 2, 3 and 4 (anything above zero is level 1)."""
+
+
+def _level(raw: float) -> int:
+    if raw <= 0.05:
+        return 0
+    level = 1
+    for i, t in enumerate(THRESHOLDS):
+        if raw >= t:
+            level = i + 2
+    return level
+
+
+def concept_level(share: float, cues: int, specific: bool) -> int:
+    """Level for mechanism, tradeoff and failure modes."""
+    if share <= 0:
+        if cues == 0:
+            return 0
+        return 1 if cues < 3 else 2
+    level = max(1, _level(4 * share + min(0.8, 0.2 * cues)))
+    if level == 4 and not (share >= 0.7 and specific):
+        level = 3
+    return level
+
+
+@dataclass(frozen=True)
+class NumberStats:
+    share: float
+    """Share of the numbers key points made."""
+    figures: int
+    """Figures of any kind (with or without unit) outside products."""
+    with_unit: int
+    correct_refs: int
+    """Distinct references matched by a correct figure."""
+    unverified_with_unit: int
+    wrong: int
+    estimate: bool
+
+
+def numbers_level(s: NumberStats) -> int:
+    if s.figures == 0 and s.share == 0:
+        return 0
+    raw = (
+        2 * s.share
+        + min(1.8, 0.6 * s.correct_refs)
+        + min(0.6, 0.15 * s.unverified_with_unit)
+        + (0.3 if s.estimate else 0.0)
+        - 1.0 * s.wrong
+    )
+    level = _level(raw)
+    if s.with_unit == 0:
+        level = min(level, 1)
+    if s.wrong:
+        level = min(level, 2)
+    if level == 4 and not (s.correct_refs >= 2 and s.estimate):
+        level = 3
+    if level == 0 and s.figures:
+        level = 1
+    return level

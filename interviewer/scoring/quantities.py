@@ -1,0 +1,526 @@
+"""Finding figures in an answer and checking them against a question's reference quantities.
+
+Extraction
+    One linear-time regex finds a number ('1,000', '3.35', '.5', '~60'), an
+    optional range end ('20-30', '20 to 30'), an optional count multiplier
+    ('2k', '70B', '1.5 million') and an optional unit with an optional
+    per-second suffix ('GB/s', 'Gbps', 'tokens per second').  Values are
+    converted to the base unit of their dimension (see ``units``).  A figure
+    glued to a word ('H100', 'P95', 'Llama-2') is not a figure.  A figure that
+    is a factor in a product ('2 x 80 x 8') is kept but never checked: only the
+    result after '=' says what the candidate believes.
+
+Ranges
+    '20-30 ms' is correct when the reference lies inside a narrow range
+    (high <= 2 x low); otherwise the midpoint is checked with the tolerance.
+
+Matching a figure to a reference
+    Only references of the same dimension qualify.  Each is scored by how
+    close one of its aliases is to the figure in the same sentence (an alias
+    just before the figure, or joined to it by 'of', is closest), plus a little
+    for each word of its ``measures`` found there.
+
+    ``correct``: some reference tied to the sentence, or the only reference of
+    that dimension, accepts the figure within its tolerance ('about', '~' and
+    the like widen it 1.5x).
+
+    ``wrong`` needs real evidence, because a false accusation costs the
+    candidate: an alias of a rejecting reference within 40 characters, no
+    other figure in the sentence closer to that alias, the alias not being
+    the figure's own 'per GPU', the figure within 10x of the reference (further
+    off, it measures something else), and the figure neither a term of
+    arithmetic nor a number the prompt itself gave.  Among several such
+    references the one nearest in value is named.
+
+    Everything else is ``unverified``.  A figure written 'per X' ('2 bytes
+    per parameter') only meets references whose text mentions X, unless X is
+    a unit of hardware ('per GPU', 'per port').
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from interviewer.content.schema import Quantity
+from interviewer.grading.types import NumberCheck, Verdict
+from interviewer.scoring.text import Sentence, fold, stem, words
+from interviewer.scoring.units import MULTIPLIERS, UNITS, Unit, lookup, singular
+
+_NUM = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+"
+_UNIT_ALT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+_FIGURE = re.compile(
+    r"(?:(?P<approx>[~≈∼])[ ]?)?"
+    rf"(?<![\w.,/\-^])(?P<a>{_NUM})"
+    rf"(?:[ ]?(?P<dash>-|–|—|to)[ ]?(?P<b>{_NUM}))?"
+    r"(?:(?P<mult>[kKMB])(?![A-Za-z0-9])|[ ](?P<multw>thousand|million|billion|trillion|bn)(?![A-Za-z]))?"
+    r"(?:[ \u00a0\u202f](?P<prec>(?i:int8|int4|fp16|bf16|fp8|fp32|tf32|fp4|dense|sparse|peak))(?=[ ]))?"
+    rf"(?:[ \u00a0\u202f]?(?P<unit>{_UNIT_ALT})"
+    r"(?P<per>/s(?:ec(?:ond)?)?(?![A-Za-z])|[ ]per[ ]sec(?:ond)?(?![A-Za-z])|[ ]a[ ]second(?![A-Za-z]))?"
+    r"(?:(?<=[%×])|(?![A-Za-z0-9])))?"
+)
+_NOT_RATIO_AFTER = re.compile(r"[ \t]{0,3}(?:[0-9(]|[A-Za-z][0-9]|(?:GPU|gpu|node|card|chip|device)s?\b)")
+_PRODUCT_BEFORE = re.compile(r"(?:[×x*·+÷]|[ ][/\-]|(?<![A-Za-z])times)[ \n]{0,2}$")
+_PRODUCT_AFTER = re.compile(r"[ ]{0,2}(?:[×x*·+÷]|/[ ]|[ ]-|times(?![A-Za-z]))[ \n]{0,2}[0-9(]")
+"""A term of arithmetic ('2 B + 2 B + 12 B', '1,120 / 64', '2 x 80'): kept, but only the result is judged."""
+_PER_THING = re.compile(r"[ ]?(?:/|per[ ]|each[ ]|a[ ])(?!s(?:ec|econd)?\b)([A-Za-z][A-Za-z\-]{1,20})")
+_APPROX_WORDS = re.compile(r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|circa|some|~|≈)\s*$")
+_PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP](?:50|90|95|99|999|99\.9)(?![0-9])")
+_PERCENTILE_LINK = re.compile(
+    r"[ \t]*(?:(?:latency|of|is|at|under|below|around|about|target|budget|was|stays|should|be|[:=<≤~])[ \t]*){0,4}"
+)
+"""What may sit between 'P95' and its figure for the claim to include the label: 'P95 latency of 20 ms'."""
+_NOUN = re.compile(r"[^\W\d_]+")
+_TAIL_TOKEN = re.compile(r"[^\s,;:()]+")
+_ESTIMATE = re.compile(
+    r"[=×*÷≈]|(?<![A-Za-z])(?:so|gives|giving|leaves|leaving|total|means|which is|that is|divided|"
+    r"multiplied|times|works out|comes to|roughly|about)(?![A-Za-z])"
+)
+_STOP = words(
+    "a an the of to in on for and or with by at as is are be it its from into per total each one two "
+    "fp16 bf16 fp8 int8 model"
+)
+MAX_FIGURES = 200
+"""Hostile answers can hold thousands of numbers; beyond this many the rest are ignored."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number found in the answer, with its unit read into base units."""
+
+    start: int
+    end: int
+    """The claim span (may start at a 'P95' just before the number)."""
+    num_start: int
+    num_end: int
+    readings: tuple[tuple[float, float], ...]
+    """(low, high) in base units, one pair per reading of an ambiguous unit; low == high unless a range."""
+    raw: tuple[tuple[float, float], ...]
+    """(low, high) as written, before unit conversion (multipliers such as 'k' applied)."""
+    dimension: str | None
+    approx: bool
+    factor: bool
+    """Part of a product ('2 x 80 x 8'): never checked."""
+    per: str | None
+    """The thing it is per ('token' in '320 KB per token'), if any."""
+    per_span: tuple[int, int] | None
+    nouns: tuple[str, ...]
+    """Up to three words after a unit-less number, folded ('gpus' in '8 GPUs')."""
+    sentence: int
+
+    @property
+    def has_unit(self) -> bool:
+        return self.dimension is not None
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _sentence_at(sentences: Sequence[Sentence], pos: int, hint: int) -> int:
+    i = hint
+    while i + 1 < len(sentences) and sentences[i].end <= pos:
+        i += 1
+    return i
+
+
+def extract(text: str, sentences: Sequence[Sentence]) -> list[Figure]:
+    """Every figure in ``text``, in order, tied to the sentence that holds it."""
+    figures: list[Figure] = []
+    si = 0
+    for m in _FIGURE.finditer(text):
+        if len(figures) >= MAX_FIGURES:
+            break
+        if not sentences:
+            break
+        si = _sentence_at(sentences, m.start("a"), si)
+        sentence = sentences[si]
+        if not (sentence.start <= m.start("a") < sentence.end):
+            continue
+        end = m.end()
+        unit_text = m.group("unit")
+        unit: Unit | None = None
+        if unit_text:
+            unit = lookup(unit_text, per_second=bool(m.group("per"))) or lookup(unit_text)
+            if unit is not None and unit.dimension == "x" and _NOT_RATIO_AFTER.match(text, m.end("unit")):
+                unit, end = None, m.start("unit")
+        if unit is None:
+            end = max(m.end(g) for g in ("a", "b", "mult", "multw"))
+        while end > m.start() and text[end - 1] in " \u00a0\u202f":
+            end -= 1
+        mult = MULTIPLIERS.get(m.group("mult") or m.group("multw") or "", 1.0)
+        if unit is None and m.group("mult") == "B" and not m.group("multw"):
+            mult = 1e9
+        a = _number(m.group("a")) * mult
+        b = _number(m.group("b")) * mult if m.group("b") else a
+        low, high = (a, b) if a <= b else (b, a)
+        if unit is not None:
+            factors = [unit.factor] + ([unit.alt_factor] if unit.alt_factor else [])
+            readings = tuple((low * f, high * f) for f in factors)
+        else:
+            readings = ((low, high),)
+        approx = bool(m.group("approx")) or bool(_APPROX_WORDS.search(text, max(0, m.start() - 16), m.start()))
+        before = text[max(sentence.start, m.start() - 8) : m.start()]
+        factor = bool(_PRODUCT_BEFORE.search(before)) or bool(_PRODUCT_AFTER.match(text, end))
+        per_match = _PER_THING.match(text, end) if unit is not None else None
+        per = singular(per_match.group(1)) if per_match else None
+        per_span = per_match.span() if per_match else None
+        nouns: tuple[str, ...] = ()
+        if unit is None:
+            words_after = []
+            for w in _TAIL_TOKEN.findall(text, end, min(sentence.end, end + 40))[:3]:
+                if w in ("x", "×") or not w[0].isalnum() or "/" in w:
+                    break
+                if w[0].isalpha():
+                    words_after.append(w.lower())
+            nouns = tuple(words_after)
+        start = m.start()
+        floor = max(sentence.start, m.start() - 30, figures[-1].num_end if figures else 0)
+        pct = None
+        for found in _PERCENTILE.finditer(text, floor, m.start()):
+            pct = found
+        if (
+            pct is not None
+            and unit is not None
+            and unit.dimension == "s"
+            and _PERCENTILE_LINK.fullmatch(text, pct.end(), m.start())
+        ):
+            start = pct.start()
+        figures.append(
+            Figure(
+                start=start,
+                end=end,
+                num_start=m.start(),
+                num_end=end,
+                readings=readings,
+                raw=((low, high),),
+                dimension=unit.dimension if unit else None,
+                approx=approx,
+                factor=factor,
+                per=per,
+                per_span=per_span,
+                nouns=nouns,
+                sentence=sentence.index,
+            )
+        )
+    return figures
+
+
+# --------------------------------------------------------------------------- references
+
+_RATE_TAIL = re.compile(r"^(.*?)(?:/s|/sec|/second|\s+per\s+sec(?:ond)?)$")
+
+
+def parse_unit(unit: str) -> tuple[str, float]:
+    """(dimension, factor) for a reference's unit; an unknown unit is a count noun ('noun:gpu')."""
+    text = unit.strip()
+    found = UNITS.get(text)
+    if found is None:
+        rate = _RATE_TAIL.match(text)
+        if rate:
+            found = lookup(rate.group(1).strip(), per_second=True)
+    if found is None:
+        words = _NOUN.findall(text)
+        return (f"noun:{singular(words[-1])}" if words else f"noun:{text.lower()}"), 1.0
+    return found.dimension, found.factor
+
+
+@dataclass(frozen=True)
+class Reference:
+    quantity: Quantity
+    dimension: str
+    value: float
+    """In base units."""
+    label: str
+    """'3.35 TB/s (H100 HBM3 bandwidth)': shown as the NumberCheck reference and in feedback."""
+    aliases: re.Pattern[str] | None
+    measure_stems: frozenset[str]
+    text_stems: frozenset[str]
+    """Stems of measures, aliases and unit: a 'per X' figure needs X among them."""
+
+
+def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
+    """One alternation of a reference's aliases (longest first), matched on folded text."""
+    bodies = []
+    for alias in aliases:
+        pieces = re.findall(r"[^\W_]+|[^\w\s\-]", fold(alias.strip()))
+        if pieces:
+            bodies.append(r"[\s\-_]*".join(re.escape(p) for p in pieces))
+    if not bodies:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(set(bodies), key=len, reverse=True)) + ")")
+
+
+def compile_references(quantities: Sequence[Quantity]) -> list[Reference]:
+    refs = []
+    for q in quantities:
+        dimension, factor = parse_unit(q.unit)
+        words = [w for w in _NOUN.findall(fold(q.measures)) if w not in _STOP and len(w) >= 3]
+        tokens = re.findall(r"[^\W_]+", fold(" ".join([q.measures, q.unit, *q.aliases])))
+        refs.append(
+            Reference(
+                quantity=q,
+                dimension=dimension,
+                value=q.value * factor,
+                label=f"{q.value:g} {q.unit} ({q.measures})",
+                aliases=_alias_pattern(q.aliases),
+                measure_stems=frozenset(stem(w) for w in words),
+                text_stems=frozenset(stem(t) for t in tokens),
+            )
+        )
+    return refs
+
+
+def accepts(ref: Reference, figure: Figure) -> bool:
+    """Whether the figure is within the reference's tolerance (see the module docstring for ranges)."""
+    tol = ref.quantity.tolerance * (1.5 if figure.approx else 1.0)
+    v = ref.value
+    slack = tol * abs(v) + 1e-12
+    for low, high in figure.readings:
+        if low == high:
+            if abs(low - v) <= slack:
+                return True
+            continue
+        if low <= v <= high and high <= 2 * low:
+            return True
+        if abs((low + high) / 2 - v) <= slack:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Closeness:
+    score: float
+    """Alias proximity (up to 2) plus measures words found in the sentence (up to 0.9)."""
+    alias_gap: float | None
+    """Characters between the figure and the nearest alias; None when no alias is in the sentence."""
+    alias_span: tuple[int, int] | None
+
+
+_AliasCache = dict[tuple[int, int], list[tuple[int, int]]]
+
+
+def _alias_spans(ref: Reference, sentence: Sentence, folded: str, cache: _AliasCache) -> list[tuple[int, int]]:
+    key = (id(ref), sentence.index)
+    spans = cache.get(key)
+    if spans is None:
+        pattern = ref.aliases
+        spans = [m.span() for m in pattern.finditer(folded, sentence.start, sentence.end)] if pattern else []
+        cache[key] = spans
+    return spans
+
+
+_BINDING = re.compile(r"[ ]{0,2}(?:of|for|in|on)[ ]{1,2}(?:the[ ]{1,2})?")
+
+
+def _gap(span: tuple[int, int], figure: Figure, folded: str) -> float:
+    """Characters between an alias and a figure, counting an alias after the figure as further away.
+
+    'NVLink is 600 GB/s' (alias first) is the usual way to state a figure;
+    '640 GB of HBM' (alias after) is common too, but when a sentence holds two
+    figures, 'HBM is 3.35 TB/s while NVLink is 600 GB/s', the alias belongs to
+    the figure that follows it.  An alias joined to the figure by 'of', 'for'
+    or 'in' ('140 GB of weights') is bound to it: distance 0.
+    """
+    start, end = span
+    if end <= figure.num_start:
+        return figure.num_start - end
+    if start >= figure.num_end:
+        if _BINDING.fullmatch(folded, figure.num_end, start):
+            return 0  # '140 GB of weights'
+        return (start - figure.num_end) * 1.5 + 5
+    return 0
+
+
+def _closeness(ref: Reference, figure: Figure, sentence: Sentence, folded: str, cache: _AliasCache) -> Closeness:
+    """How strongly the sentence ties ``figure`` to ``ref``.
+
+    An alias inside the figure's own 'per GPU' raises the score (it may
+    confirm) but is not reported as the tying alias (it may not condemn).
+    """
+    best, best_tie, gap_best, span = 0.0, 0.0, None, None
+    for start, end in _alias_spans(ref, sentence, folded, cache):
+        gap = _gap((start, end), figure, folded)
+        score = 2.0 / (1.0 + gap / 25.0)
+        best = max(best, score)
+        if score > best_tie and not _overlaps((start, end), figure.per_span):
+            best_tie, gap_best, span = score, gap, (start, end)
+    words = sum(1 for s in ref.measure_stems if s in sentence.stems)
+    return Closeness(best + min(0.9, 0.3 * words), gap_best, span)
+
+
+@dataclass(frozen=True)
+class Checked:
+    figure: Figure
+    verdict: Verdict
+    reference: Reference | None
+    given: bool = False
+    """The figure restates a number from the question prompt: never wrong, and no credit even when correct."""
+
+
+@dataclass(frozen=True)
+class Given:
+    """A number stated in the question prompt."""
+
+    dimension: str | None
+    readings: tuple[tuple[float, float], ...]
+
+
+NEUTRAL_PER = words(
+    "gpu node port link direction device card nic chip socket host server machine instance replica rank worker way"
+)
+"""'900 GB/s per GPU' is still the bandwidth; 'per token' or 'per parameter' make it a different quantity."""
+COUNT_LIKE = frozenset({"item", "tok", "param"})
+GIVEN_TOLERANCE = 0.03
+"""'4k' restates a prompt's '4,096' (2.3% apart)."""
+WRONG_MAX_GAP = 40
+WRONG_MAX_RATIO = 10.0
+"""A figure more than 10x away from a reference is taken to measure something else, not to misstate it.
+
+Misremembered figures, bits for bytes (8x), a missed GQA factor (8x) or
+per-direction for total (2x) all fall inside; a stray '80 GB' next to an
+alias of a 164 KB reference does not."""
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int] | None) -> bool:
+    return b is not None and a[0] < b[1] and b[0] < a[1]
+
+
+def _plausible(ref: Reference, figure: Figure) -> bool:
+    return _log_distance(ref, figure) <= math.log(WRONG_MAX_RATIO)
+
+
+"""An alias further than this many characters from a figure can confirm it but never condemn it."""
+
+
+def compile_givens(prompt: str, sentences: Sequence[Sentence]) -> tuple[Given, ...]:
+    return tuple(Given(f.dimension, f.readings if f.dimension else f.raw) for f in extract(prompt, sentences))
+
+
+def _near(a: float, b: float, tol: float) -> bool:
+    return abs(a - b) <= tol * max(abs(a), abs(b)) + 1e-12
+
+
+def is_given(figure: Figure, dimension: str, givens: Sequence[Given]) -> bool:
+    for g in givens:
+        if g.dimension is not None and g.dimension == dimension:
+            pairs = [(x, y) for x in figure.readings for y in g.readings]
+        elif g.dimension is None and (
+            figure.dimension is None or dimension in COUNT_LIKE or dimension.startswith("noun:")
+        ):
+            pairs = [(x, y) for x in figure.raw for y in g.readings]
+        else:
+            continue
+        if any(_near(x[0], y[0], GIVEN_TOLERANCE) and _near(x[1], y[1], GIVEN_TOLERANCE) for x, y in pairs):
+            return True
+    return False
+
+
+def figure_dimension(figure: Figure, refs: Sequence[Reference]) -> str | None:
+    """The figure's dimension; a unit-less number takes one from a following noun that a reference uses."""
+    if figure.dimension is not None:
+        return figure.dimension
+    dims = {r.dimension for r in refs}
+    for word in figure.nouns:
+        noun = singular(word)
+        if f"noun:{noun}" in dims:
+            return f"noun:{noun}"
+        unit = UNITS.get(word) if word.endswith("s") else None
+        if unit is not None and unit.factor == 1.0 and unit.dimension in dims:
+            return unit.dimension
+    return None
+
+
+def _log_distance(ref: Reference, figure: Figure) -> float:
+    v = abs(ref.value) or 1e-12
+    return min(abs(math.log((abs((lo + hi) / 2) or 1e-12) / v)) for lo, hi in figure.readings)
+
+
+def check(
+    figures: Sequence[Figure],
+    refs: Sequence[Reference],
+    sentences: Sequence[Sentence],
+    folded: str,
+    givens: Sequence[Given] = (),
+) -> list[Checked]:
+    """A verdict for every figure that has a unit (or a count noun a reference uses).
+
+    A figure that restates the prompt ('given') can be ``correct`` but earns
+    no credit (the grader checks ``given``) and is never ``wrong``.
+
+    ``correct`` when any reference tied to the sentence (or the only one of
+    its dimension) accepts it.  ``wrong`` only when an alias of a rejecting
+    reference sits within ``WRONG_MAX_GAP`` characters, no other figure in the
+    sentence is closer to that alias, the alias is not the figure's own 'per
+    GPU', the figure is within ``WRONG_MAX_RATIO`` of the reference, and it is
+    neither a term of arithmetic nor a number the prompt gave.  Everything else is ``unverified``.
+    """
+    out: list[Checked] = []
+    cache: _AliasCache = {}
+    in_sentence: dict[int, list[Figure]] = {}
+    for f in figures:
+        if not f.factor:
+            in_sentence.setdefault(f.sentence, []).append(f)
+    for fig in figures:
+        dim = figure_dimension(fig, refs)
+        if dim is None:
+            continue
+        sentence = sentences[fig.sentence]
+        if fig.dimension is None:
+            fig = replace(fig, dimension=dim)
+        per = None if fig.per is None or fig.per in NEUTRAL_PER else stem(fig.per)
+        cands = [r for r in refs if r.dimension == dim and (per is None or per in r.text_stems)]
+        scored = [(c, r) for r in cands if (c := _closeness(r, fig, sentence, folded, cache)).score > 0]
+        given = is_given(fig, dim, givens)
+        accepted = [(c.score, -i, r) for i, (c, r) in enumerate(scored) if accepts(r, fig)]
+        if accepted:
+            out.append(Checked(fig, "correct", max(accepted, key=lambda t: (t[0], t[1]))[2], given=given))
+            continue
+        if not scored and len(cands) == 1 and accepts(cands[0], fig):
+            out.append(Checked(fig, "correct", cands[0], given=given))
+            continue
+        if given:
+            out.append(Checked(fig, "unverified", None, given=True))
+            continue
+        others = [f for f in in_sentence.get(fig.sentence, []) if f.num_start != fig.num_start]
+        condemning = [
+            (c, r)
+            for c, r in scored
+            if c.alias_gap is not None
+            and c.alias_span is not None
+            and c.alias_gap <= WRONG_MAX_GAP
+            and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
+            and _plausible(r, fig)
+        ]
+        if condemning and not fig.factor:
+            top = max(c.score for c, _ in condemning)
+            tied = [r for c, r in condemning if c.score >= top - 1e-9]
+            out.append(Checked(fig, "wrong", min(tied, key=lambda r: _log_distance(r, fig))))
+        else:
+            out.append(Checked(fig, "unverified", None))
+    return out
+
+
+def has_estimate(sentence: Sentence, text: str, figures_in_sentence: int) -> bool:
+    """A back-of-envelope step: two or more figures joined by arithmetic or 'so'/'gives'/'total'."""
+    return figures_in_sentence >= 2 and bool(_ESTIMATE.search(fold(text[sentence.start : sentence.end])))
+
+
+def number_checks(checked: Sequence[Checked], text: str, limit: int = 40) -> list[NumberCheck]:
+    """The public record of what was checked; factors of a product are left out."""
+    out = []
+    for c in checked:
+        if c.figure.factor and c.verdict != "correct":
+            continue
+        out.append(
+            NumberCheck(
+                claim=text[c.figure.start : c.figure.end],
+                reference=c.reference.label if c.reference is not None else None,
+                verdict=c.verdict,
+            )
+        )
+        if len(out) >= limit:
+            break
+    return out
