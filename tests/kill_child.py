@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from interviewer.content.loader import load_case, load_rubric
@@ -15,6 +16,8 @@ root = Path(__file__).resolve().parents[1]
 case = load_case(root / "tests" / "fixtures" / "cases" / "mini.yaml")
 rubric = load_rubric(root / "rubrics" / "ai-infra.yaml")
 store = TranscriptStore(Path(sys.argv[1]))
+stall_after = int(sys.argv[2]) if len(sys.argv) > 2 else None
+"""When given, stop after this many answers as if the grader hung, so the kill lands mid-session."""
 grade = Grade(grader="keyword", overall=50, dimensions={d: DimensionScore(score=2) for d in DIMENSIONS})
 n = 0
 while True:
@@ -27,4 +30,6 @@ while True:
         session.submit(answer)
         print(f"saved {session.transcript.id} {turn.id} {n}", flush=True)
         n += 1
+        if stall_after is not None and n >= stall_after:
+            time.sleep(3600)
         session.record_grade(turn.id, grade)
