@@ -1,0 +1,240 @@
+"""Benchmarks for the TUI, run in a real pseudo-terminal.  Prints figures; not a test.
+
+    .venv/bin/python benchmarks/bench_tui.py [--runs 5]
+
+1. Start-up: time from spawning ``interviewer`` (the installed binary, home
+   screen) to the first painted screen, next to a bare Textual app with a
+   Header and a Footer measured in the same run.  Target: at most 1.0 s, or
+   within 20% of the bare app.
+2. Keystroke latency: time from writing a key to the pty until the editor's
+   new text is on the screen, while a fake grader streams feedback slowly
+   (a chunk every 10 ms).  Target: at most 50 ms.
+3. Memory: peak RSS (VmHWM) of the interviewer process.  Target: at most 150 MB.
+
+"On the screen" means: the text appeared in what the app wrote to the pty
+(escape sequences stripped), which is what the terminal then paints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import re
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BINARY = Path(sys.executable).parent / "interviewer"
+COLS, ROWS = 100, 30
+ANSI = re.compile(
+    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI: cursor moves, colours, modes
+    rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, clipboard
+    rb"|\x1b[PX^_][^\x1b]*\x1b\\"  # DCS and friends
+    rb"|\x1b[=>()][0-9A-Za-z]?"  # keypad modes, charsets
+)
+
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Footer, Header
+
+class Bare(App):
+    TITLE = "bare-ready"
+    def compose(self):
+        yield Header()
+        yield Footer()
+
+Bare().run()
+"""
+
+
+GLYPHS = "αβγδεζηθικλμνξοπρστυφχψωΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ"
+"""Characters that appear nowhere else on the screen (the streamed text is ASCII)."""
+
+
+class Pty:
+    """A child process on a pseudo-terminal of COLS x ROWS; collects what it writes, escapes stripped."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True
+        )
+        os.close(slave)
+        self.raw = bytearray()
+
+    def text(self) -> str:
+        return ANSI.sub(b"", bytes(self.raw)).decode("utf-8", "replace")
+
+    def pump(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            return False
+        self.raw += data
+        return bool(data)
+
+    def wait_for(self, needle: str, timeout: float = 20.0, since: int = 0) -> float:
+        """Seconds (perf_counter) at which ``needle`` appeared in the output after byte ``since``."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if needle in ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace"):
+                return time.perf_counter()
+            self.pump(0.002)
+        raise TimeoutError(f"{needle!r} did not appear; last output: {self.text()[-400:]!r}")
+
+    def write(self, data: str) -> None:
+        os.write(self.master, data.encode())
+
+    def peak_rss_mb(self) -> float:
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        match = re.search(r"VmHWM:\s+(\d+) kB", status)
+        return int(match.group(1)) / 1024 if match else float("nan")
+
+    def close(self) -> None:
+        self.write("\x11")  # ctrl+q
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        while self.pump(0.01):
+            pass
+        os.close(self.master)
+
+
+def clean_env(home: Path) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "LANG": "C.UTF-8",
+        "INTERVIEWER_CONFIG": str(home / "config.toml"),
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def startup(runs: int) -> tuple[list[float], list[float], float]:
+    interviewer: list[float] = []
+    bare: list[float] = []
+    rss = 0.0
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = clean_env(Path(tmp))
+            pty = Pty([str(BINARY), "--transcripts-dir", f"{tmp}/t", "--offline"], env)
+            interviewer.append(pty.wait_for("Cases and question banks") - pty.started)
+            pty.wait_for("offline keyword scoring")
+            rss = max(rss, pty.peak_rss_mb())
+            pty.close()
+            pty = Pty([sys.executable, "-c", BARE_APP], env)
+            bare.append(pty.wait_for("bare-ready") - pty.started)
+            pty.close()
+    return interviewer, bare, rss
+
+
+DRIVER = """
+import sys, time
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from interviewer.config import Settings
+from interviewer.transcripts import TranscriptStore
+from interviewer.tui.app import create_app
+from interviewer.tui.start import Run
+from tests.tui_fakes import ScriptedGrader, make_grade, mini_library
+
+chunks = ["word%d " % i for i in range({chunks})]   # one chunk every 10 ms
+grader = ScriptedGrader([make_grade(50)], chunks=chunks, chunk_delay=0.01)
+settings = Settings(transcripts_dir=Path({tmp!r}), offline=True)
+create_app(settings, mini_library(), grader, TranscriptStore(Path({tmp!r})), start=Run("mini")).run()
+"""
+
+
+def keystrokes(samples: int, chunks: int = 3000) -> tuple[list[float], float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = clean_env(Path(tmp))
+        pty = Pty([sys.executable, "-c", DRIVER.format(root=str(ROOT), tmp=f"{tmp}/t", chunks=chunks)], env)
+        pty.wait_for("How big is the KV cache")
+        pty.write("first answer")
+        pty.wait_for("first answer")
+        pty.write("\x13")  # ctrl+s: submit, the slow streaming grade starts
+        if chunks > 3:
+            pty.wait_for("word3 ")
+        latencies: list[float] = []
+        for i in range(samples):
+            # Textual repaints only what changed, so look for the new character itself.  Each one is
+            # unique on its line, so a late repaint of an earlier key can never be mistaken for it.
+            char = GLYPHS[i % len(GLYPHS)]
+            mark = len(pty.raw)
+            sent = time.perf_counter()
+            pty.write(char)
+            latencies.append(pty.wait_for(char, since=mark) - sent)
+            if i % len(GLYPHS) == len(GLYPHS) - 1:
+                pty.write("\r")  # start a fresh line before the glyphs repeat
+                time.sleep(0.1)
+            time.sleep(0.03)
+        streaming = "word" in pty.text()[-2000:]
+        rss = pty.peak_rss_mb()
+        pty.close()
+    if not streaming:
+        print("warning: the grade was no longer streaming at the end of the keystroke run")
+    return latencies, rss
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="start-up runs of each app")
+    parser.add_argument("--keys", type=int, default=120, help="keystrokes to time")
+    args = parser.parse_args()
+    if not BINARY.exists():
+        print(f"error: {BINARY} not found; install the project in this venv first", file=sys.stderr)
+        return 1
+
+    interviewer, bare, rss_home = startup(args.runs)
+    med_i, med_b = statistics.median(interviewer), statistics.median(bare)
+    ratio = med_i / med_b
+    print(f"start-up to first paint ({args.runs} runs, median; {COLS}x{ROWS} pty)")
+    print(
+        f"  interviewer (home screen):   {med_i * 1000:7.0f} ms   (min {min(interviewer) * 1000:.0f}, "
+        f"max {max(interviewer) * 1000:.0f})"
+    )
+    print(
+        f"  bare Textual Header+Footer:  {med_b * 1000:7.0f} ms   (min {min(bare) * 1000:.0f}, "
+        f"max {max(bare) * 1000:.0f})"
+    )
+    ok = med_i <= 1.0 or ratio <= 1.2
+    print(f"  ratio {ratio:.2f}x  -> {'OK' if ok else 'OVER'} (target <= 1.0 s or within 20% of bare)")
+
+    latencies, rss_session = keystrokes(args.keys)
+    lat_ms = sorted(x * 1000 for x in latencies)
+    p50 = statistics.median(lat_ms)
+    p95 = lat_ms[int(0.95 * (len(lat_ms) - 1))]
+    print(f"keystroke -> screen in the editor while a grade streams ({len(lat_ms)} keys)")
+    print(
+        f"  median {p50:.1f} ms   p95 {p95:.1f} ms   max {lat_ms[-1]:.1f} ms  -> "
+        f"{'OK' if p95 <= 50 else 'OVER'} (target <= 50 ms)"
+    )
+
+    peak = max(rss_home, rss_session)
+    print("peak RSS (VmHWM)")
+    print(
+        f"  home screen {rss_home:.0f} MB   session while streaming {rss_session:.0f} MB  -> "
+        f"{'OK' if peak <= 150 else 'OVER'} (target <= 150 MB)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

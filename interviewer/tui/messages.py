@@ -1,0 +1,91 @@
+"""Messages that workers post to screens.
+
+Workers never touch widgets: they report progress with these messages and the
+screen's handlers (which run on the event loop) update the display.  Streamed
+chunks carry the *whole* text so far, so a newer chunk can replace an older
+one still waiting in the queue (``can_replace``) without losing anything.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from interviewer.grading.types import Grade
+from interviewer.transcripts import Summary, Transcript
+
+
+class GradeStarted(Message):
+    """A grader began work on a turn."""
+
+    def __init__(self, turn_id: int) -> None:
+        super().__init__()
+        self.turn_id = turn_id
+
+
+class GradeChunk(Message):
+    """Streamed feedback for a turn: ``text`` is everything received so far."""
+
+    def __init__(self, turn_id: int, text: str) -> None:
+        super().__init__()
+        self.turn_id = turn_id
+        self.text = text
+
+    def can_replace(self, message: Message) -> bool:
+        # A newer chunk for the same turn holds all of this one's text.
+        return isinstance(message, GradeChunk) and message.turn_id == self.turn_id
+
+
+class GradeDone(Message):
+    """A turn was graded."""
+
+    def __init__(self, turn_id: int, grade: Grade) -> None:
+        super().__init__()
+        self.turn_id = turn_id
+        self.grade = grade
+
+
+class GradeFailed(Message):
+    """No grade could be produced; ``reason`` is one line, safe to show."""
+
+    def __init__(self, turn_id: int, reason: str) -> None:
+        super().__init__()
+        self.turn_id = turn_id
+        self.reason = reason
+
+
+class RegradeProgress(Message):
+    """A regrade of a saved transcript graded ``done`` of ``total`` turns."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, RegradeProgress)
+
+
+class RegradeDone(Message):
+    """A regrade finished and the transcript was saved."""
+
+    def __init__(self, transcript: Transcript, regraded: int) -> None:
+        super().__init__()
+        self.transcript = transcript
+        self.regraded = regraded
+
+
+class RegradeFailed(Message):
+    """A regrade could not run at all (e.g. the transcript could not be loaded)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class TranscriptsListed(Message):
+    """The transcripts folder was read (in a worker, since it parses every file)."""
+
+    def __init__(self, summaries: list[Summary], problems: list[str]) -> None:
+        super().__init__()
+        self.summaries = summaries
+        self.problems = problems

@@ -1,0 +1,167 @@
+"""Browse saved sessions: filter by case, date and score; open one to read, regrade or export it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static
+
+from interviewer.transcripts import Summary, TranscriptError, TranscriptStore
+from interviewer.tui.filtering import HELP, matches, parse_filter, status_words
+from interviewer.tui.formatting import started_label
+from interviewer.tui.messages import TranscriptsListed
+
+if TYPE_CHECKING:
+    from interviewer.tui.app import InterviewerApp
+
+CASE_WIDTH = 34
+
+
+class ReviewScreen(Screen[None]):
+    """A filterable table of transcripts."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter"),
+        Binding("enter", "open", "Open", show=False),
+        Binding("u", "resume", "Resume"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.summaries: list[Summary] = []
+        self.shown: list[Summary] = []
+
+    @property
+    def iapp(self) -> InterviewerApp:
+        return cast("InterviewerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(placeholder=HELP, id="filter")
+        yield DataTable(id="transcripts", cursor_type="row", zebra_stripes=True)
+        yield Static(id="review-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Review"
+        table = self.query_one("#transcripts", DataTable)
+        table.add_column("Started", key="started")
+        table.add_column("Case", key="case", width=CASE_WIDTH)
+        table.add_column("Status", key="status")
+        table.add_column("Score", key="score")
+        table.add_column("Answers", key="answers")
+        table.add_column("Grader", key="grader")
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        # Also sent when the screen is first shown; later, a regrade may have changed the folder.
+        self.reload()
+
+    def reload(self) -> None:
+        self.query_one("#review-status", Static).update(Text("Loading transcripts…"))
+        self._list_worker(self.iapp.store)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="list", description="listing transcripts")
+    def _list_worker(self, store: TranscriptStore) -> None:
+        summaries, problems = store.list()
+        self.post_message(TranscriptsListed(summaries, problems))
+
+    def on_transcripts_listed(self, message: TranscriptsListed) -> None:
+        self.summaries = message.summaries
+        for problem in message.problems:
+            self.notify(problem, severity="warning", markup=False)
+        self.apply_filter()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.apply_filter()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#transcripts", DataTable).focus()
+
+    def apply_filter(self) -> None:
+        """Show the transcripts that match the filter line, keeping the cursor on the same one if it is still shown."""
+        flt = parse_filter(self.query_one("#filter", Input).value)
+        table = self.query_one("#transcripts", DataTable)
+        keep = self.selected()
+        self.shown = [s for s in self.summaries if matches(flt, s)]
+        table.clear()
+        for summary in self.shown:
+            title = summary.case_title if len(summary.case_title) <= CASE_WIDTH else (
+                summary.case_title[: CASE_WIDTH - 1] + "…"
+            )
+            table.add_row(
+                Text(started_label(summary.started)),
+                Text(title),
+                Text(status_words(summary.status).split()[0]),
+                Text("–" if summary.overall is None else f"{summary.overall:>3}", justify="right"),
+                Text(str(summary.answered), justify="right"),
+                Text(summary.grader or "–"),
+                key=summary.id,
+            )
+        if keep is not None and keep in self.shown:
+            table.move_cursor(row=self.shown.index(keep))
+        total = len(self.summaries)
+        status = f"{len(self.shown)} of {total} transcripts in {self.iapp.store.root}"
+        if not total:
+            status = f"No transcripts yet in {self.iapp.store.root}. Finish a session and it appears here."
+        self.query_one("#review-status", Static).update(Text(status))
+
+    def selected(self) -> Summary | None:
+        table = self.query_one("#transcripts", DataTable)
+        if not self.shown or table.cursor_row < 0 or table.cursor_row >= len(self.shown):
+            return None
+        return self.shown[table.cursor_row]
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        return [
+            ("Filter transcripts", "Type words, a date (2026-05) or a score (>=70)", "focus_filter"),
+            ("Open transcript", "Read the selected session", "open"),
+            ("Resume session", "Continue the selected unfinished session", "resume"),
+        ]
+
+    # ------------------------------------------------------------------ actions
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_back(self) -> None:
+        if self.query_one("#filter", Input).has_focus:
+            self.query_one("#transcripts", DataTable).focus()
+            return
+        self.iapp.go_home()
+
+    @on(DataTable.RowSelected, "#transcripts")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        summary = self.selected()
+        if summary is None:
+            return
+        try:
+            transcript = self.iapp.store.load_path(summary.path)
+        except TranscriptError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        from interviewer.tui.screens.transcript import TranscriptScreen
+
+        case = self.iapp.library.cases.get(transcript.case_id)
+        self.app.push_screen(TranscriptScreen(transcript, case, self.iapp.store))
+
+    def action_resume(self) -> None:
+        summary = self.selected()
+        if summary is None:
+            return
+        if summary.status == "finished":
+            self.notify("That session has finished; open it to read or regrade it.", severity="warning")
+            return
+        self.iapp.resume_session(summary.id)

@@ -1,0 +1,222 @@
+"""One saved session, turn by turn with its grades; regrade it with today's grader, export it.
+
+Regrading runs in a thread worker through ``interviewer.regrade`` (the same
+code as ``interviewer regrade``): each old grade moves to ``previous_grades``
+and the transcript is saved through the store after every turn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from interviewer.content.schema import DIMENSION_TITLES, Case
+from interviewer.grading.types import Grader
+from interviewer.transcripts import Transcript, TranscriptStore, Turn
+from interviewer.tui.exporting import default_export_path, write_markdown
+from interviewer.tui.formatting import duration, overall_content, started_label
+from interviewer.tui.grading import RegradeJob, in_daemon_thread, regrade_saved
+from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
+from interviewer.tui.screens.export_path import ExportPathScreen
+from interviewer.tui.widgets.grade_view import GradeView
+
+if TYPE_CHECKING:
+    from interviewer.tui.app import InterviewerApp
+
+STATUS_TEXT = {
+    "asked": "not answered",
+    "answered": "answered, not graded yet",
+    "graded": "graded",
+    "skipped": "skipped",
+    "timed_out": "time ran out",
+}
+
+
+def header_content(transcript: Transcript) -> Content:
+    status = "finished" if transcript.status == "finished" else "unfinished"
+    return Content.assemble(
+        (transcript.case_title, "bold"),
+        "\n",
+        ("Overall ", "bold"),
+        overall_content(transcript.overall),
+        ("  ·  ", "$text-muted"),
+        status,
+        "\n",
+        f"started {started_label(transcript.started)}",
+        ("  ·  ", "$text-muted"),
+        f"{duration(transcript.elapsed)} on the clock",
+        ("\n", ""),
+        (transcript.id, "$text-muted"),
+    )
+
+
+def turn_content(turn: Turn, phase_title: str) -> Content:
+    kind = "Follow-up" if turn.kind == "follow_up" else "Question"
+    probe = f" ({DIMENSION_TITLES.get(turn.probe_dimension, turn.probe_dimension)})" if turn.probe_dimension else ""
+    parts: list[Content] = [
+        Content.assemble(
+            (f"{kind} {turn.id}{probe}", "bold $accent"), ("  ·  ", "$text-muted"), (phase_title, "$text-muted")
+        ),
+        Content(turn.prompt.strip()),
+    ]
+    for hint in turn.hints:
+        parts.append(Content.assemble(("Hint taken: ", "$warning"), hint))
+    parts.append(Content(""))
+    if turn.answer is not None:
+        took = ""
+        if turn.answered_at is not None:
+            took = f" (after {duration(turn.answered_at - turn.asked_at)})"
+        parts.append(Content.styled(f"Your answer{took}", "bold"))
+        parts.append(Content(turn.answer))
+    else:
+        parts.append(Content.styled(STATUS_TEXT.get(turn.status, turn.status), "italic $text-muted"))
+    if turn.previous_grades:
+        earlier = ", ".join(f"{g.overall}/100" for g in turn.previous_grades)
+        parts.append(Content.assemble(("Earlier grades: ", "$text-muted"), earlier))
+    return Content("\n").join(parts)
+
+
+class TranscriptScreen(Screen[None]):
+    """Read every turn of one transcript with its grade."""
+
+    CSS_PATH = "transcript.tcss"
+    BINDINGS = [
+        Binding("r", "regrade", "Regrade"),
+        Binding("e", "export", "Export .md"),
+        Binding("E", "export_to", "Export to…"),
+        Binding("p", "report", "Report"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, transcript: Transcript, case: Case | None, store: TranscriptStore | None) -> None:
+        super().__init__()
+        self.transcript = transcript
+        self.case = case
+        self.store = store
+        self.regrading = False
+
+    @property
+    def iapp(self) -> InterviewerApp:
+        return cast("InterviewerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="regrade-status")
+        yield VerticalScroll(id="turns")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Transcript"
+        self.query_one("#regrade-status", Static).display = False
+        self.show_transcript()
+        self.query_one("#turns", VerticalScroll).focus()
+
+    def show_transcript(self) -> None:
+        """(Re)build the cards; called on mount and after a regrade."""
+        container = self.query_one("#turns", VerticalScroll)
+        container.remove_children()
+        titles = {p.id: p.title for p in self.transcript.phases}
+        cards: list[Static] = [Static(header_content(self.transcript), classes="card head")]
+        if self.case is None:
+            cards.append(
+                Static(
+                    Content(f"Case {self.transcript.case_id!r} is not in the library: outlines and regrading "
+                            "are unavailable."),
+                    classes="card warning",
+                )
+            )
+        for turn in self.transcript.turns:
+            cards.append(Static(turn_content(turn, titles.get(turn.phase_id, turn.phase_id)), classes="card turn"))
+            if turn.grade is not None:
+                cards.append(GradeView(turn.grade, classes="card grade"))
+        container.mount_all(cards)
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        return [
+            ("Regrade transcript", "Grade every answer again with the current grader", "regrade"),
+            ("Export Markdown", "Write the transcript as .md next to it", "export"),
+            ("Export Markdown to…", "Choose where to write the .md", "export_to"),
+            ("Open report", "Averages, time per phase, misses and outlines", "report"),
+        ]
+
+    # ------------------------------------------------------------------ actions
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_report(self) -> None:
+        from interviewer.tui.screens.report import ReportScreen
+
+        self.app.push_screen(ReportScreen(self.transcript, self.case, self.store))
+
+    def _export(self, path: Path) -> None:
+        try:
+            written = write_markdown(self.transcript, self.case, path)
+        except OSError as exc:
+            self.notify(f"Could not write {path}: {exc.strerror or exc}", severity="error", markup=False)
+            return
+        self.notify(str(written), title="Exported", markup=False)
+
+    def action_export(self) -> None:
+        self._export(default_export_path(self.store, self.transcript))
+
+    def action_export_to(self) -> None:
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self._export(path)
+
+        self.app.push_screen(ExportPathScreen(default_export_path(self.store, self.transcript)), chosen)
+
+    def action_regrade(self) -> None:
+        if self.regrading:
+            self.notify("A regrade is already running.", severity="warning")
+            return
+        if self.case is None or self.store is None:
+            self.notify("This case is not in the library, so it cannot be regraded.", severity="error")
+            return
+        try:
+            rubric = self.iapp.library.rubric_for(self.case)
+        except KeyError:
+            self.notify(f"Rubric {self.case.rubric!r} is missing.", severity="error", markup=False)
+            return
+        self.regrading = True
+        self._status(Content(f"Regrading with {self.iapp.grader_status()}…"))
+        job = RegradeJob(self.store.path_for(self.transcript.id), self.case, rubric)
+        self._regrade_worker(self.iapp.grader, self.store, job)
+
+    @work(exclusive=True, exit_on_error=False, group="regrade", description="regrading")
+    async def _regrade_worker(self, grader: Grader, store: TranscriptStore, job: RegradeJob) -> None:
+        # Model calls block; a daemon thread does them and only posts messages (see in_daemon_thread).
+        post = self.post_message
+        await in_daemon_thread(lambda cancelled: regrade_saved(grader, store, job, post, cancelled),
+                               "interviewer-regrade")
+
+    def _status(self, content: Content | None) -> None:
+        status = self.query_one("#regrade-status", Static)
+        status.display = content is not None
+        if content is not None:
+            status.update(content)
+
+    def on_regrade_progress(self, message: RegradeProgress) -> None:
+        self._status(Content(f"Regrading: {message.done} of {message.total} answers…"))
+
+    def on_regrade_done(self, message: RegradeDone) -> None:
+        self.regrading = False
+        self.transcript = message.transcript
+        self._status(None)
+        self.show_transcript()
+        self.notify(f"Regraded {message.regraded} answers; the old grades are kept as earlier grades.",
+                    title="Regraded")
+
+    def on_regrade_failed(self, message: RegradeFailed) -> None:
+        self.regrading = False
+        self._status(None)
+        self.notify(message.reason, title="Regrade failed", severity="error", markup=False)

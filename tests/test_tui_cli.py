@@ -1,0 +1,58 @@
+"""The ``run``/``review`` commands outside the app: bad input fails fast, and Textual stays unimported."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, INTERVIEWER_CONFIG=str(tmp_path / "config.toml"))
+    return subprocess.run(
+        [sys.executable, "-m", "interviewer", "--transcripts-dir", str(tmp_path / "t"), *args],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+    )
+
+
+def test_unknown_case_is_one_line_listing_ids_and_exit_2(tmp_path: Path) -> None:
+    result = run_cli(["run", "no-such-case", "--cases-dir", str(ROOT / "tests" / "fixtures" / "cases")], tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "unknown case 'no-such-case'; available: " in lines[0]
+    assert "mini" in lines[0]
+    assert result.stdout == ""  # the app never took over the terminal
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize("minutes", ["0", "-5", "601"])
+def test_bad_minutes_is_a_usage_error(tmp_path: Path, minutes: str) -> None:
+    result = run_cli(["run", "mini", "--minutes", minutes], tmp_path)
+    assert result.returncode == 2
+    assert "--minutes" in result.stderr
+
+
+def test_strict_and_soft_are_exclusive(tmp_path: Path) -> None:
+    result = run_cli(["run", "mini", "--strict", "--soft"], tmp_path)
+    assert result.returncode == 2
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import interviewer.commands.app",
+        "from interviewer.cli import build_parser; build_parser()",
+        "from interviewer.cli import main\ntry:\n    main(['run', '--help'])\nexcept SystemExit:\n    pass",
+    ],
+)
+def test_commands_do_not_import_textual(code: str) -> None:
+    """``interviewer --help`` and friends stay fast: Textual loads only when the app opens."""
+    check = f"{code}\nimport sys\nassert 'textual' not in sys.modules, 'textual was imported'"
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert result.returncode == 0, result.stderr

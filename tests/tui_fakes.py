@@ -1,0 +1,235 @@
+"""Fakes for the TUI tests: a scripted grader, a hand-wound clock, and an app builder.
+
+The scripted grader returns the Grades it was given, in order, optionally
+streaming feedback chunks first and optionally waiting on a gate, so a test
+can hold a grade "in flight" and check that the UI stays usable meanwhile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from interviewer.config import Settings
+from interviewer.content.loader import Library, load_case, load_rubric
+from interviewer.content.schema import DIMENSIONS
+from interviewer.grading.types import ChunkCallback, DimensionScore, Grade, GradeRequest, NumberCheck
+from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn
+from interviewer.tui.app import InterviewerApp, create_app
+from interviewer.tui.start import StartSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+MINI_CASE = ROOT / "tests" / "fixtures" / "cases" / "mini.yaml"
+RUBRIC = ROOT / "rubrics" / "ai-infra.yaml"
+SIZE = (100, 30)
+
+
+class FakeClock:
+    """Monotonic seconds that only move when a test says so."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def make_grade(
+    overall: int = 55,
+    scores: dict[str, int] | None = None,
+    *,
+    follow_up: str | None = None,
+    follow_up_dimension: str | None = None,
+    feedback: str = "",
+    evidence: dict[str, list[str]] | None = None,
+    missing: dict[str, list[str]] | None = None,
+    numbers: Sequence[NumberCheck] = (),
+    flags: Sequence[str] = (),
+    grader: str = "llm",
+    model: str | None = "fake-model",
+    fallback_reason: str | None = None,
+) -> Grade:
+    """A valid Grade with sensible defaults; every field a test cares about can be set."""
+    scores = scores or {"mechanism": 3, "tradeoff": 2, "numbers": 2, "failure_modes": 1}
+    evidence = evidence or {}
+    missing = missing or {}
+    return Grade(
+        grader=grader,  # type: ignore[arg-type]
+        fallback_reason=fallback_reason,
+        overall=overall,
+        dimensions={
+            d: DimensionScore(score=scores.get(d, 0), evidence=evidence.get(d, []), missing=missing.get(d, []))
+            for d in DIMENSIONS
+        },
+        numbers_checked=list(numbers),
+        flags=list(flags),
+        feedback=feedback,
+        follow_up=follow_up,
+        follow_up_dimension=follow_up_dimension,  # type: ignore[arg-type]
+        model=model if grader == "llm" else None,
+    )
+
+
+class ScriptedGrader:
+    """Implements the Grader protocol (plus ``describe``/``online``) with scripted answers."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        grades: Sequence[Grade] | Callable[[GradeRequest], Grade],
+        *,
+        chunks: Sequence[str] = (),
+        chunk_delay: float = 0.0,
+        gate: threading.Event | None = None,
+        status: str = "fake-model at 127.0.0.1:9",
+        online: bool = True,
+    ) -> None:
+        self._grades = grades
+        self.chunks = list(chunks)
+        self.chunk_delay = chunk_delay
+        self.gate = gate
+        self.status = status
+        self.online = online
+        self.requests: list[GradeRequest] = []
+        self._lock = threading.Lock()
+
+    def describe(self) -> str:
+        return self.status
+
+    def grade(self, request: GradeRequest, on_chunk: ChunkCallback | None = None) -> Grade:
+        with self._lock:
+            index = len(self.requests)
+            self.requests.append(request)
+        for chunk in self.chunks:
+            if on_chunk is not None:
+                on_chunk(chunk)
+            if self.chunk_delay:
+                time.sleep(self.chunk_delay)
+        if self.gate is not None and not self.gate.wait(timeout=30):
+            raise RuntimeError("test gate never opened")
+        if callable(self._grades):
+            return self._grades(request)
+        return self._grades[min(index, len(self._grades) - 1)]
+
+
+def mini_library() -> Library:
+    case = load_case(MINI_CASE)
+    rubric = load_rubric(RUBRIC)
+    return Library(cases={case.id: case}, rubrics={rubric.id: rubric}, sources={case.id: MINI_CASE})
+
+
+def build_app(
+    transcripts: Path,
+    grader: Any,
+    *,
+    start: StartSpec | None = None,
+    clock: FakeClock | None = None,
+    phase_timeout: str = "soft",
+    library: Library | None = None,
+) -> InterviewerApp:
+    """The real app, built by the real factory, with test collaborators."""
+    settings = Settings(transcripts_dir=transcripts, offline=True, phase_timeout=phase_timeout)  # type: ignore[arg-type]
+    return create_app(
+        settings,
+        library or mini_library(),
+        grader,
+        TranscriptStore(transcripts),
+        clock=clock or FakeClock(),
+        start=start,
+    )
+
+
+async def settle(pilot: Any, rounds: int = 3) -> None:
+    """Wait for every worker, then let the posted messages be handled (no sleeps)."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(rounds):
+        # An exclusive worker replaced by a newer one is fine; a failed worker still raises.
+        with contextlib.suppress(WorkerCancelled):
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def visible_text(root: Widget) -> str:
+    """The plain text of every Static under ``root``: what a reader sees, markup and all."""
+    parts: list[str] = []
+    widgets = [root, *root.query(Static)] if isinstance(root, Static) else list(root.query(Static))
+    for widget in widgets:
+        if not widget.display:
+            continue
+        rendered = widget.render()
+        parts.append(rendered.plain if isinstance(rendered, Content) else str(rendered))
+    return "\n".join(parts)
+
+
+async def toast_text(pilot: Any) -> str:
+    """The text of the toasts on screen now (they mount one message-loop turn after ``notify``)."""
+    from textual.widgets._toast import Toast
+
+    await pilot.pause()
+    await pilot.pause()
+    return "\n".join(str(toast.render()) for toast in pilot.app.screen.query(Toast))
+
+
+def saved_transcript(
+    store: TranscriptStore,
+    transcript_id: str,
+    started: str,
+    *,
+    overall: int | None = 60,
+    finished: bool = True,
+    answer: str = "K and V per layer and KV head; about 320 KiB per token.",
+    case_id: str = "mini",
+    case_title: str = "Mini case for tests",
+) -> Transcript:
+    """A finished (or not) two-phase transcript with fixed ids and times, for review and snapshots."""
+    phases = [
+        PhaseRecord(id="warmup", title="Warm-up", budget_s=120, started_at=0, ended_at=95 if finished else None),
+        PhaseRecord(id="main", title="Main", budget_s=180, started_at=95 if finished else None,
+                    ended_at=300 if finished else None),
+    ]
+    turns = [
+        Turn(id=1, phase_id="warmup", question_id="kv-size", prompt="How big is the KV cache per token for "
+             "Llama-3-70B in FP16?", asked_at=0, answered_at=80, answer=answer,
+             status="graded" if overall is not None else "answered",
+             grade=make_grade(overall, missing={"tradeoff": ["Grouped-query attention shrinks the cache"]})
+             if overall is not None else None),
+    ]
+    if finished:
+        turns.append(Turn(id=2, phase_id="main", question_id="allreduce", prompt="How long does a ring "
+                          "all-reduce of 1 GB take on 8 GPUs?", asked_at=95, answered_at=300, status="skipped"))
+    transcript = Transcript(
+        id=transcript_id,
+        case_id=case_id,
+        case_title=case_title,
+        started=started,
+        updated=started,
+        status="finished" if finished else "in_progress",
+        elapsed=300 if finished else 80,
+        phase_index=1 if finished else 0,
+        phases=phases,
+        turns=turns,
+    )
+    store.save(transcript)
+    return transcript
+
+
+async def wait_until(pilot: Any, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Poll a condition while the app runs (for output from threads), failing after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.01)
