@@ -1,9 +1,11 @@
-"""Every built-in question is consistent with the offline scorer.
+"""Every built-in question is consistent with the offline scorer, and has the shape every question needs.
 
 A question's own model-answer outline must not state one of its
 misconceptions or contain a figure the scorer judges wrong, and a bare list of
 its aliases must be caught as a keyword list.  This is what keeps content and
-scorer honest with each other as either changes.
+scorer honest with each other as either changes.  The structural minimums, the
+units and the vendor figures checked here hold for every bank; a bank's own,
+stricter bounds live in its ``test_content_<bank>.py``.
 """
 
 from __future__ import annotations
@@ -11,20 +13,61 @@ from __future__ import annotations
 import pytest
 
 from interviewer.content.loader import load_library
+from interviewer.content.schema import DIMENSIONS
 from interviewer.grading.types import FLAG_KEYWORD_LIST, FLAG_MISCONCEPTION, GradeRequest
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+from interviewer.scoring import gaming, quantities, text
 from interviewer.scoring.grader import KeywordGrader
+from tests.content_checks import (
+    SEED_PREFIXES,
+    VENDOR_SPECS,
+    common_problems,
+    copy_check_catches_a_planted_sentence,
+    misconception_clashes,
+    spec_problems,
+)
 
 LIB = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
-QUESTIONS = [(case, q) for case in LIB.cases.values() for q in case.questions()]
+CASES = list(LIB.cases.values())
+QUESTIONS = [(case, q) for case in CASES for q in case.questions()]
 IDS = [f"{case.id}/{q.id}" for case, q in QUESTIONS]
 
 
 def test_builtin_content_loads_cleanly() -> None:
     assert LIB.problems == []
-    assert {"nvidia-inference", "gpu-foundations", "ai-infra-foundations", "infra-design", "systems-map"} <= set(
-        LIB.cases
-    )
+    assert set(SEED_PREFIXES) <= set(LIB.cases)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case_has_its_rubric_and_briefs(case) -> None:
+    assert case.rubric in LIB.rubrics, f"unknown rubric {case.rubric!r}"
+    rubric = LIB.rubric_for(case)
+    assert rubric.id == case.rubric
+    assert set(rubric.dimensions) == set(DIMENSIONS)
+    assert all(p.brief.strip() for p in case.phases), "every phase needs a brief"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_vendor_figures_match_the_spec_table(case) -> None:
+    problems = spec_problems(case, VENDOR_SPECS)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("case_id", list(SEED_PREFIXES))
+def test_copy_check_catches_a_planted_seed_sentence(case_id: str) -> None:
+    assert copy_check_catches_a_planted_sentence(LIB.case(case_id), SEED_PREFIXES[case_id])
+
+
+@pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)
+def test_question_is_complete(case, question) -> None:
+    problems = common_problems(question)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)
+def test_misconception_aliases_are_not_in_the_prompt_or_model_answer(case, question) -> None:
+    clashes = misconception_clashes(question)
+    assert not clashes, f"misconception aliases that a correct answer would use: {clashes}"
 
 
 @pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)
@@ -36,6 +79,22 @@ def test_outline_is_graded_as_correct(case, question) -> None:
     wrong = [c.claim for c in grade.numbers_checked if c.verdict == "wrong"]
     assert wrong == [], f"outline figures judged wrong: {wrong}"
     assert FLAG_MISCONCEPTION not in grade.flags
+
+
+@pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)
+def test_outline_figures_hold_without_the_prompt(case, question) -> None:
+    """Checked with no prompt givens, so an outline cannot hide a wrong figure by repeating the prompt."""
+    answer = "\n".join(question.outline)
+    folded = text.fold(answer)
+    sentences = text.analyse(answer, folded)
+    refs = quantities.compile_references(question.quantities)
+    checked = quantities.check(quantities.extract(answer, sentences), refs, sentences, folded)
+    wrong = [
+        f"{answer[c.figure.start : c.figure.end]!r} vs {c.reference.label}" for c in checked if c.verdict == "wrong"
+    ]
+    assert not wrong, f"outline figures judged wrong: {wrong}"
+    hits = gaming.MisconceptionFinder(question.misconceptions).find(sentences, answer, folded)
+    assert not hits, f"outline states {[h.misconception.text for h in hits]}"
 
 
 @pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)

@@ -6,35 +6,11 @@ import math
 
 import pytest
 
-from interviewer.content.loader import load_rubric
-from interviewer.content.schema import DIMENSIONS, Case, Question
-from interviewer.paths import builtin_rubrics_dir
-from tests.content_checks import assert_not_copied, builtin_case
+from interviewer.content.schema import Case
+from tests import content_checks as checks
 
 CASE_ID = "nvidia-inference"
-SEED_PREFIX = "003_"
-
-SCORER_UNITS = {
-    "ms",
-    "us",
-    "s",
-    "GB",
-    "GiB",
-    "MB",
-    "MiB",
-    "TB",
-    "GB/s",
-    "Gb/s",
-    "TB/s",
-    "tokens/s",
-    "inferences/s",
-    "req/s",
-    "TFLOP/s",
-    "%",
-    "x",
-    "W",
-    "GHz",
-}
+SEED_PREFIX = checks.SEED_PREFIXES[CASE_ID]
 
 # Focus areas of the case, each with keywords that must all appear in some question prompt.
 FOCUS_AREAS: dict[str, list[str]] = {
@@ -90,30 +66,30 @@ FOCUS_AREAS: dict[str, list[str]] = {
     "systems thinking": ["replicas", "sharding", "PCIe", "NVLink", "H100", "A100"],
 }
 
-# Vendor figures: a quantity whose `measures` names the spec must carry this value.
-SPECS: dict[str, tuple[float, str]] = {
-    "a100 80gb hbm2e bandwidth": (2.0, "TB/s"),
-    "a100 40gb hbm2 bandwidth": (1.555, "TB/s"),
-    "a100 dense fp16 tensor throughput": (312, "TFLOP/s"),
-    "a100 plain fp32": (19.5, "TFLOP/s"),
-    "a100 l2 cache size": (40, "MB"),
-    "a100 80gb card memory capacity": (80, "GB"),
-    "a100 40gb card memory capacity": (40, "GB"),
-    "h100 sxm hbm3 bandwidth": (3.35, "TB/s"),
-    "h100 sxm dense fp16": (989, "TFLOP/s"),
-    "nvlink 3": (600, "GB/s"),
-    "nvlink 4": (900, "GB/s"),
-    "pcie gen4 x16 bandwidth per direction": (32, "GB/s"),
-    "pcie gen5 x16 bandwidth per direction": (64, "GB/s"),
-    "kernel launch overhead": (7.5, "us"),
-    "a100 80gb mig 1g slice": (10, "GB"),
-    "a100 40gb mig 1g slice": (5, "GB"),
-}
+# Vendor figures (from the shared table) that the case must state, and the one figure of its own.
+SPECS = [
+    "A100 80GB HBM2e bandwidth",
+    "A100 40GB HBM2 bandwidth",
+    "A100 dense BF16/FP16",
+    "A100 FP32",
+    "A100 L2 cache",
+    "A100 80GB capacity",
+    "A100 40GB capacity",
+    "H100 SXM HBM3 bandwidth",
+    "H100 SXM dense BF16/FP16",
+    "NVLink 3 per A100, total",
+    "NVLink 4 per H100, both directions",
+    "PCIe Gen4 x16 per direction",
+    "PCIe Gen5 x16 per direction",
+    "MIG 1g slice on an 80 GB part",
+    "MIG 1g slice on an A100 40GB",
+]
+OWN_FIGURES = {"kernel launch overhead": checks.Spec(r"kernel launch overhead", 7.5, "us")}
 
 
 @pytest.fixture(scope="module")
 def case() -> Case:
-    return builtin_case(CASE_ID)
+    return checks.builtin_case(CASE_ID)
 
 
 def _prompts(case: Case) -> str:
@@ -124,17 +100,8 @@ def _all_quantities(case: Case):
     return [(q.id, qty) for q in case.questions() for qty in q.quantities]
 
 
-def _questions() -> list[Question]:
-    return builtin_case(CASE_ID).questions()
-
-
-def test_case_loads_with_its_rubric(case: Case) -> None:
-    assert case.id == CASE_ID
-    assert case.kind == "case"
-    assert case.rubric == "ai-infra"
-    rubric = load_rubric(builtin_rubrics_dir() / "ai-infra.yaml")
-    assert rubric.id == case.rubric
-    assert set(rubric.dimensions) == set(DIMENSIONS)
+def test_case_header(case: Case) -> None:
+    assert (case.id, case.kind, case.rubric) == (CASE_ID, "case", "ai-infra")
 
 
 def test_phases_follow_the_seed(case: Case) -> None:
@@ -151,41 +118,8 @@ def test_question_count(case: Case) -> None:
     assert all(c >= 2 for c in counts), counts
 
 
-@pytest.mark.parametrize("question", _questions(), ids=lambda q: q.id)
-def test_question_is_complete(question: Question) -> None:
-    dims = {f.dimension for f in question.follow_ups}
-    assert len(question.follow_ups) >= 2, "needs at least two follow-ups"
-    assert len(dims) >= 2, f"follow-ups cover only {dims}"
-    for dim in DIMENSIONS:
-        points = question.key_points.get(dim, [])
-        assert 2 <= len(points) <= 4, f"{dim}: {len(points)} key points"
-        for kp in points:
-            assert 2 <= len(kp.aliases) <= 5, f"{dim}: {kp.text!r} has {len(kp.aliases)} aliases"
-            long = [a for a in kp.aliases if len(a.split()) > 4]
-            assert not long, f"aliases should be short phrases: {long}"
-    assert 4 <= len(question.outline) <= 8, f"outline has {len(question.outline)} items"
-    assert 1 <= len(question.misconceptions) <= 3
-    for m in question.misconceptions:
-        assert len(m.aliases) >= 2 and m.correction
-
-
-@pytest.mark.parametrize("question", _questions(), ids=lambda q: q.id)
-def test_misconception_aliases_do_not_fire_on_the_model_answer(question: Question) -> None:
-    """A misconception phrase must not appear in the question's own key points or outline."""
-    right = " ".join(
-        [*question.outline, *(kp.text for _, kp in question.all_key_points())]
-        + [a for _, kp in question.all_key_points() for a in kp.aliases]
-    ).lower()
-    for m in question.misconceptions:
-        for alias in m.aliases:
-            assert alias.lower() not in right, f"{alias!r} also appears in a correct answer"
-
-
-def test_quantities_use_scorer_units(case: Case) -> None:
-    bad = [(qid, qty.unit) for qid, qty in _all_quantities(case) if qty.unit not in SCORER_UNITS]
-    assert not bad, bad
-    missing_aliases = [(qid, qty.measures) for qid, qty in _all_quantities(case) if not qty.aliases]
-    assert not missing_aliases, missing_aliases
+def test_questions_meet_the_case_bounds(case: Case) -> None:
+    checks.assert_bank_bounds(case, key_points=(2, 4), outline=(4, 8), alias_words=4, misconception_aliases=2)
 
 
 @pytest.mark.parametrize(
@@ -199,16 +133,7 @@ def test_scenario_quantities_present(case: Case, value: float, unit: str) -> Non
 
 
 def test_spec_figures_match_vendor_specs(case: Case) -> None:
-    checked = 0
-    for qid, qty in _all_quantities(case):
-        measures = qty.measures.lower()
-        for key, (value, unit) in SPECS.items():
-            if key in measures:
-                checked += 1
-                assert qty.unit == unit and math.isclose(qty.value, value), (
-                    f"{qid}: {qty.measures} = {qty.value} {qty.unit}, spec says {value} {unit}"
-                )
-    assert checked >= len(SPECS), "every spec figure should be used by some question"
+    checks.assert_spec_figures(case, SPECS, OWN_FIGURES)
 
 
 def test_throughput_arithmetic(case: Case) -> None:
@@ -254,4 +179,4 @@ def test_deliverables_are_listed_and_asked(case: Case) -> None:
 
 
 def test_not_copied_from_seed(case: Case) -> None:
-    assert_not_copied(case, SEED_PREFIX)
+    checks.assert_not_copied(case, SEED_PREFIX)

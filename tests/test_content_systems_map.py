@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.content.schema import DIMENSIONS, Quantity, Question
-from tests.content_checks import assert_not_copied, builtin_case, copied_sentences, seed_text, sentences
+from interviewer.content.schema import Quantity, Question
+from tests import content_checks as checks
 
 CASE_ID = "systems-map"
-SEED = "004_"
-
-SCORER_UNITS = {"ms", "us", "ns", "s", "GB", "GiB", "MB", "MiB", "TB", "GB/s", "Gb/s", "TB/s", "tokens/s"}
-SCORER_UNITS |= {"TFLOP/s", "%", "x", "W", "GHz"}
-"""Units the offline scorer can parse."""
+SEED = checks.SEED_PREFIXES[CASE_ID]
 BYTES = {"MB": 1e6, "MiB": 2**20, "GB": 1e9, "GiB": 2**30, "TB": 1e12}
 
 # Seed tradeoff-matrix row (leading technique name) -> question id.
@@ -58,12 +54,12 @@ ESTIMATORS = {
 
 @pytest.fixture(scope="module")
 def case():
-    return builtin_case(CASE_ID)
+    return checks.builtin_case(CASE_ID)
 
 
 @pytest.fixture(scope="module")
 def seed():
-    return seed_text(SEED)
+    return checks.seed_text(SEED)
 
 
 def _section(seed: str, start: str, end: str) -> list[str]:
@@ -110,9 +106,7 @@ def close(x: Quantity, expected: float, *, as_bytes: bool = False) -> bool:
 
 
 def test_bank_loads(case):
-    assert case.id == CASE_ID
-    assert case.kind == "bank"
-    assert case.rubric == "ai-infra"
+    assert (case.id, case.kind, case.rubric) == (CASE_ID, "bank", "ai-infra")
     assert len(case.questions()) >= len(MATRIX_ROWS) + len(DRILLS) + len(ESTIMATORS)
 
 
@@ -155,49 +149,15 @@ def test_every_estimator_is_a_sizing_question(case, seed):
 # --------------------------------------------------------------------------- question shape
 
 
-def test_every_question_is_complete(case):
-    problems = []
-    for q in case.questions():
-        dims = {f.dimension for f in q.follow_ups}
-        if len(q.follow_ups) < 2 or len(dims) < 2:
-            problems.append(f"{q.id}: needs >=2 follow-ups on >=2 dimensions")
-        for dim in DIMENSIONS:
-            points = q.key_points.get(dim, [])
-            if not 2 <= len(points) <= 4:
-                problems.append(f"{q.id}: {dim} has {len(points)} key points (want 2-4)")
-            for kp in points:
-                if not 2 <= len(kp.aliases) <= 5:
-                    problems.append(f"{q.id}: {kp.text[:40]!r} has {len(kp.aliases)} aliases (want 2-5)")
-                long = [a for a in kp.aliases if len(a.split()) > 4]
-                if long:
-                    problems.append(f"{q.id}: aliases longer than 4 words: {long}")
-        if not 1 <= len(q.misconceptions) <= 3:
-            problems.append(f"{q.id}: {len(q.misconceptions)} misconceptions (want 1-3)")
-        for m in q.misconceptions:
-            if not m.aliases or not m.correction:
-                problems.append(f"{q.id}: misconception {m.text[:40]!r} lacks aliases or correction")
-        if not 4 <= len(q.outline) <= 8:
-            problems.append(f"{q.id}: outline has {len(q.outline)} items (want 4-8)")
-        if not q.quantities:
-            problems.append(f"{q.id}: no reference quantities")
-        for x in q.quantities:
-            if x.unit not in SCORER_UNITS:
-                problems.append(f"{q.id}: unit {x.unit!r} is not one the scorer understands")
-            if x.value <= 0 or not 0 < x.tolerance <= 1:
-                problems.append(f"{q.id}: {x.measures!r} has value {x.value} tolerance {x.tolerance}")
-            if not x.aliases:
-                problems.append(f"{q.id}: {x.measures!r} has no aliases")
-    assert not problems, "\n".join(problems)
+def test_questions_meet_the_bank_bounds(case):
+    checks.assert_bank_bounds(case, key_points=(2, 4), outline=(4, 8), alias_words=4, quantities=1)
 
 
 def test_phases_cover_the_three_threads(case):
     ids = [p.id for p in case.phases]
     for thread in ("compute", "memory", "communication", "whiteboard-drills"):
         assert thread in ids, f"missing phase {thread!r}"
-    for phase in case.phases:
-        per_question = phase.minutes / len(phase.questions)
-        assert 5 <= per_question <= 8, f"{phase.id}: {per_question:.1f} min per question"
-        assert phase.brief, f"{phase.id}: no brief"
+    checks.assert_minutes_per_question(case, 5, 8)
 
 
 # --------------------------------------------------------------------------- figures
@@ -281,6 +241,7 @@ def test_training_memory_ledger_figures(case):
 
 
 def test_hardware_figures(case):
+    checks.assert_spec_figures(case, ["H100 SXM HBM3 bandwidth", "H100 SXM dense BF16/FP16", "H100 SXM HBM3 capacity"])
     k = case.question("drill-memory-bound-kernel")
     assert close(quantity(k, "HBM3 bandwidth"), 3.35)
     assert close(quantity(k, "dense BF16"), 989)
@@ -296,10 +257,5 @@ def test_hardware_figures(case):
 # --------------------------------------------------------------------------- originality
 
 
-def test_copy_check_detects_a_copied_sentence(seed):
-    copied = next(s for s in sentences(seed) if len(s) > 60)
-    assert copied_sentences([copied], seed), "the copy check must flag a sentence lifted from the seed"
-
-
 def test_no_sentence_copied_from_seed(case):
-    assert_not_copied(case, SEED)
+    checks.assert_not_copied(case, SEED)
