@@ -217,30 +217,35 @@ class TranscriptStore:
     def load(self, ref: str) -> Transcript:
         return self.load_path(self.resolve(ref))
 
-    def list(self) -> tuple[list[Summary], list[str]]:
-        """Every readable transcript, newest first, and one line per file that was skipped."""
-        summaries: list[Summary] = []
+    def load_all(self) -> tuple[list[tuple[Path, Transcript]], list[str]]:
+        """Every readable transcript, oldest first, and one line per file that was skipped."""
+        loaded: list[tuple[Path, Transcript]] = []
         problems: list[str] = []
         for path in self.files():
             try:
-                t = self.load_path(path)
+                loaded.append((path, self.load_path(path)))
             except TranscriptError as exc:
                 problems.append(f"skipped {exc}")
-                continue
-            summaries.append(
-                Summary(
-                    id=t.id,
-                    case_id=t.case_id,
-                    case_title=t.case_title,
-                    started=t.started,
-                    status=t.status,
-                    overall=t.overall,
-                    grader=t.grader,
-                    answered=sum(1 for turn in t.turns if turn.answer),
-                    path=path,
-                )
+        loaded.sort(key=lambda item: (item[1].started, item[1].id))
+        return loaded, problems
+
+    def list(self) -> tuple[list[Summary], list[str]]:
+        """Summaries of every readable transcript, newest first, and the files that were skipped."""
+        loaded, problems = self.load_all()
+        summaries = [
+            Summary(
+                id=t.id,
+                case_id=t.case_id,
+                case_title=t.case_title,
+                started=t.started,
+                status=t.status,
+                overall=t.overall,
+                grader=t.grader,
+                answered=sum(1 for turn in t.turns if turn.answer),
+                path=path,
             )
-        summaries.sort(key=lambda s: (s.started, s.id), reverse=True)
+            for path, t in reversed(loaded)
+        ]
         return summaries, problems
 
     def unfinished(self) -> list[Summary]:

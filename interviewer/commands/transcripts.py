@@ -6,8 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from interviewer.cli import CommandError, add_command
+
+if TYPE_CHECKING:
+    from interviewer.transcripts import Transcript, TranscriptStore
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _load(args: argparse.Namespace):  # -> tuple[TranscriptStore, Transcript]
+def _load(args: argparse.Namespace) -> tuple[TranscriptStore, Transcript]:
     from interviewer.commands.common import store_for
     from interviewer.transcripts import TranscriptError
 
@@ -141,12 +145,10 @@ def progress_cmd(args: argparse.Namespace) -> int:
     from interviewer.commands.common import store_for
     from interviewer.progress import progress
 
-    summaries, problems = store_for(args).list()
+    loaded, problems = store_for(args).load_all()
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    store = store_for(args)
-    transcripts = [store.load_path(s.path) for s in reversed(summaries) if not args.case or s.case_id == args.case]
-    result = progress(transcripts)
+    result = progress([t for _, t in loaded if not args.case or t.case_id == args.case])
     if args.json:
         json.dump(result.as_json(), sys.stdout, indent=2)
         sys.stdout.write("\n")
