@@ -14,20 +14,12 @@ from interviewer.tui.screens.review import ReviewScreen
 from interviewer.tui.screens.session import SessionScreen
 from interviewer.tui.screens.start import StartScreen
 from interviewer.tui.start import Resume
+from tests import tui_fakes
 from tests.tui_fakes import SIZE, FakeClock, ScriptedGrader, build_app, make_grade, mini_library, settle, visible_text
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("INTERVIEWER_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INTERVIEWER_TRANSCRIPTS_DIR", str(tmp_path / "transcripts"))
+anyio_backend = tui_fakes.anyio_backend
+isolated_config = tui_fakes.isolated_config  # autouse: config and transcripts in the test's temp dir
 
 
 def unfinished_with_ungraded_answer(transcripts: Path, elapsed: float = 50.0) -> str:

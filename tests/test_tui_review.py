@@ -8,11 +8,13 @@ import pytest
 from textual.widgets import DataTable, Input
 
 from interviewer.transcripts import Summary, TranscriptStore
+from interviewer.tui.app import InterviewerApp
 from interviewer.tui.filtering import matches, parse_filter
 from interviewer.tui.screens.review import ReviewScreen
 from interviewer.tui.screens.session import SessionScreen
 from interviewer.tui.screens.transcript import TranscriptScreen
 from interviewer.tui.start import Review
+from tests import tui_fakes
 from tests.tui_fakes import (
     SIZE,
     ScriptedGrader,
@@ -25,17 +27,8 @@ from tests.tui_fakes import (
 )
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("INTERVIEWER_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INTERVIEWER_TRANSCRIPTS_DIR", str(tmp_path / "transcripts"))
+anyio_backend = tui_fakes.anyio_backend
+isolated_config = tui_fakes.isolated_config  # autouse: config and transcripts in the test's temp dir
 
 
 def three_sessions(transcripts: Path) -> TranscriptStore:
@@ -58,9 +51,21 @@ async def set_filter(pilot, screen: ReviewScreen, text: str) -> None:
     await pilot.pause()
 
 
+async def pick(pilot, text: str) -> None:
+    """Filter the review table to ``text`` and focus it, so a key acts on the first row shown."""
+    screen = pilot.app.screen
+    await set_filter(pilot, screen, text)
+    screen.query_one("#transcripts", DataTable).focus()
+
+
+def review_app(transcripts: Path, grader: ScriptedGrader) -> InterviewerApp:
+    """The app opened on the review screen over ``three_sessions``."""
+    three_sessions(transcripts)
+    return build_app(transcripts, grader, start=Review())
+
+
 async def test_filter_by_case_date_and_score(tmp_path: Path) -> None:
-    three_sessions(tmp_path / "transcripts")
-    app = build_app(tmp_path / "transcripts", ScriptedGrader([make_grade()]), start=Review())
+    app = review_app(tmp_path / "transcripts", ScriptedGrader([make_grade()]))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -90,15 +95,13 @@ async def test_filter_by_case_date_and_score(tmp_path: Path) -> None:
 
 async def test_open_regrade_and_export(tmp_path: Path) -> None:
     transcripts = tmp_path / "transcripts"
-    three_sessions(transcripts)
     grader = ScriptedGrader([make_grade(88, feedback="Regraded [bold]now[/bold].")])
-    app = build_app(transcripts, grader, start=Review())
+    app = review_app(transcripts, grader)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await set_filter(pilot, screen, ">=60")
-        screen.query_one("#transcripts", DataTable).focus()
+        await pick(pilot, ">=60")
         await pilot.press("enter")
         await settle(pilot)
         view = app.screen
@@ -134,13 +137,11 @@ async def test_open_regrade_and_export(tmp_path: Path) -> None:
 
 
 async def test_case_missing_from_library_cannot_be_regraded(tmp_path: Path) -> None:
-    three_sessions(tmp_path / "transcripts")
     grader = ScriptedGrader([make_grade()])
-    app = build_app(tmp_path / "transcripts", grader, start=Review())
+    app = review_app(tmp_path / "transcripts", grader)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
-        await set_filter(pilot, app.screen, "deleted")  # type: ignore[arg-type]
-        app.screen.query_one("#transcripts", DataTable).focus()
+        await pick(pilot, "deleted")
         await pilot.press("enter")
         await settle(pilot)
         assert "is not in the library" in visible_text(app.screen)
@@ -151,12 +152,10 @@ async def test_case_missing_from_library_cannot_be_regraded(tmp_path: Path) -> N
 
 
 async def test_resume_from_review(tmp_path: Path) -> None:
-    three_sessions(tmp_path / "transcripts")
-    app = build_app(tmp_path / "transcripts", ScriptedGrader([make_grade()]), start=Review())
+    app = review_app(tmp_path / "transcripts", ScriptedGrader([make_grade()]))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
-        await set_filter(pilot, app.screen, "unfinished")  # type: ignore[arg-type]
-        app.screen.query_one("#transcripts", DataTable).focus()
+        await pick(pilot, "unfinished")
         await pilot.press("u")
         await settle(pilot)
         assert isinstance(app.screen, SessionScreen)

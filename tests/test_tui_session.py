@@ -21,6 +21,7 @@ from interviewer.tui.screens.report import ReportScreen
 from interviewer.tui.screens.session import SessionScreen
 from interviewer.tui.start import Run
 from interviewer.tui.widgets.countdown import Countdown
+from tests import tui_fakes
 from tests.tui_fakes import (
     SIZE,
     FakeClock,
@@ -34,22 +35,16 @@ from tests.tui_fakes import (
 )
 
 pytestmark = pytest.mark.anyio
-"""Async tests run under anyio's pytest plugin (anyio comes with httpx/openai), on asyncio."""
+anyio_backend = tui_fakes.anyio_backend
+isolated_config = tui_fakes.isolated_config  # autouse: config and transcripts in the test's temp dir
 
 MARKUP_ANSWER = "K and V for [bold]every[/bold] layer, [link=https://evil.example]click[/link], about 320 KiB."
 MARKUP_FEEDBACK = "Good start. [bold red]Careful[/bold red] with [link=https://evil.example]units[/link]."
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(autouse=True)
-def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads the user's config or writes outside its temp dir."""
-    monkeypatch.setenv("INTERVIEWER_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INTERVIEWER_TRANSCRIPTS_DIR", str(tmp_path / "transcripts"))
+def _in_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session screen is checked in colour (conftest sets NO_COLOR for CLI output)."""
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
@@ -81,6 +76,25 @@ def session_screen(app) -> SessionScreen:
     return screen
 
 
+async def opened_session(pilot) -> tuple[SessionScreen, TextArea]:
+    """Once the started session is shown: its screen and the answer editor."""
+    await pilot.pause()
+    screen = session_screen(pilot.app)
+    return screen, screen.query_one("#editor", TextArea)
+
+
+async def send(pilot, answer: str) -> None:
+    """Type ``answer`` into the session's editor and send it (its grade may still be coming)."""
+    pilot.app.screen.query_one("#editor", TextArea).insert(answer)
+    await pilot.press("ctrl+s")
+
+
+async def submit(pilot, answer: str) -> None:
+    """Send ``answer`` and wait for the grade."""
+    await send(pilot, answer)
+    await settle(pilot)
+
+
 def load_only(transcripts: Path):
     store = TranscriptStore(transcripts)
     [summary] = store.list()[0]
@@ -93,9 +107,7 @@ async def test_full_session_answer_feedback_followup_timeout_report_export(tmp_p
     transcripts = tmp_path / "transcripts"
     app = build_app(transcripts, grader, start=Run("mini"), clock=clock)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        screen = session_screen(app)
-        editor = screen.query_one("#editor", TextArea)
+        screen, editor = await opened_session(pilot)
         assert app.focused is editor
         text = visible_text(screen)
         assert "How big is the KV cache per token" in text
@@ -147,9 +159,7 @@ async def test_full_session_answer_feedback_followup_timeout_report_export(tmp_p
         toasts = await toast_text(pilot)
         assert "Time is up for Warm-up" in toasts
 
-        editor.insert("About 1.3 GB for 4,096 tokens: 320 KiB x 4096.")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await submit(pilot, "About 1.3 GB for 4,096 tokens: 320 KiB x 4096.")
         # Graded (with the fallback reason shown), and the session moved to the next phase.
         feedback = visible_text(screen.query_one("#feedback"))
         assert "offline keyword grader" in feedback
@@ -197,10 +207,8 @@ async def test_export_to_chosen_path(tmp_path: Path) -> None:
     app = build_app(tmp_path / "t", grader, start=Run("mini"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
-        screen = session_screen(app)
-        screen.query_one("#editor", TextArea).insert("An answer.")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        session_screen(app)  # the session is shown
+        await submit(pilot, "An answer.")
         await pilot.press("ctrl+r", "y")
         await settle(pilot)
         assert isinstance(app.screen, ReportScreen)
@@ -234,9 +242,7 @@ async def test_markup_in_case_answers_and_model_text_is_literal(tmp_path: Path) 
         screen = session_screen(app)
         # The fixture case's scenario itself contains markup.
         assert "[bold]Markup[/bold] must show literally" in visible_text(screen)
-        screen.query_one("#editor", TextArea).insert("[bold]x[/bold] [link=https://evil.example]y[/link]")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await submit(pilot, "[bold]x[/bold] [link=https://evil.example]y[/link]")
         text = visible_text(screen)
         for literal in (
             "[bold]x[/bold] [link=https://evil.example]y[/link]",
@@ -260,11 +266,8 @@ async def test_stream_shows_while_grading_input_stays_usable_and_resubmit_is_ref
     transcripts = tmp_path / "t"
     app = build_app(transcripts, grader, start=Run("mini"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        screen = session_screen(app)
-        editor = screen.query_one("#editor", TextArea)
-        editor.insert("First answer.")
-        await pilot.press("ctrl+s")
+        screen, editor = await opened_session(pilot)
+        await send(pilot, "First answer.")
         # The streamed text arrives while the grade is still held by the gate.
         feedback = screen.query_one("#feedback")
         await wait_until(pilot, lambda: "The answer names the mechanism." in visible_text(feedback))
@@ -295,11 +298,8 @@ async def test_empty_answer_is_refused_and_kept(tmp_path: Path) -> None:
     transcripts = tmp_path / "t"
     app = build_app(transcripts, grader, start=Run("mini"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        screen = session_screen(app)
-        editor = screen.query_one("#editor", TextArea)
-        editor.insert("   \n  ")
-        await pilot.press("ctrl+s")
+        _screen, editor = await opened_session(pilot)
+        await send(pilot, "   \n  ")
         await pilot.pause()
         assert editor.text == "   \n  "
         assert grader.requests == []
@@ -323,9 +323,7 @@ async def test_grader_failure_keeps_answer_and_retry_grades_it(tmp_path: Path) -
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         screen = session_screen(app)
-        screen.query_one("#editor", TextArea).insert("An answer.")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await submit(pilot, "An answer.")
         assert "Grading failed: RuntimeError: boom [bold]x[/bold]" in visible_text(screen.query_one("#feedback"))
         assert load_only(transcripts).turns[0].status == "answered"
         await pilot.press("ctrl+s")  # retry the pending grade
@@ -421,8 +419,7 @@ async def test_finish_while_grading_waits_for_the_grade(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         screen = session_screen(app)
-        screen.query_one("#editor", TextArea).insert("An answer.")
-        await pilot.press("ctrl+s")
+        await send(pilot, "An answer.")
         await pilot.pause()
         await pilot.press("ctrl+r", "y")
         await pilot.pause()
@@ -477,15 +474,11 @@ async def test_help_and_command_palette(tmp_path: Path) -> None:
 async def test_works_at_80x24(tmp_path: Path) -> None:
     app = build_app(tmp_path / "t", ScriptedGrader([make_grade(follow_up="Why?")]), start=Run("mini"))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause()
-        screen = session_screen(app)
-        editor = screen.query_one("#editor", TextArea)
+        screen, editor = await opened_session(pilot)
         assert editor.region.height >= 5
         assert screen.query_one("#conversation").region.height >= 6
         assert screen.query_one("#feedback").region.width >= 30
-        editor.insert("An answer.")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await submit(pilot, "An answer.")
         assert "Overall 55/100" in visible_text(screen.query_one("#feedback"))
 
 
@@ -499,9 +492,7 @@ async def test_no_color_is_respected(tmp_path: Path, monkeypatch: pytest.MonkeyP
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = session_screen(app)
-        screen.query_one("#editor", TextArea).insert("An answer.")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await submit(pilot, "An answer.")
         clock.advance(125)
         screen.tick()
         await pilot.pause()

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, TextArea
 
 from interviewer.grading.types import NumberCheck
 from interviewer.transcripts import TranscriptStore
+from interviewer.tui.app import InterviewerApp
 from interviewer.tui.start import Review, Run
 from tests.tui_fakes import SIZE, FakeClock, ScriptedGrader, build_app, make_grade, saved_transcript, settle
 
@@ -75,18 +76,28 @@ def test_home_screen(snap_compare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+def session_app(clock: FakeClock) -> InterviewerApp:
+    """The app started on the mini case, with the snapshot grades and ``clock``."""
+    return build_app(Path("transcripts"), ScriptedGrader(snapshot_grades()), start=Run("mini"), clock=clock)
+
+
+async def answer(pilot: Pilot, clock: FakeClock, seconds: float, text: str) -> None:
+    """Type ``text`` in the session's editor, let ``seconds`` pass, send it and wait for the grade."""
+    pilot.app.screen.query_one("#editor", TextArea).insert(text)
+    clock.advance(seconds)
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
 def test_session_screen(snap_compare) -> None:
     clock = FakeClock()
-    app = build_app(Path("transcripts"), ScriptedGrader(snapshot_grades()), start=Run("mini"), clock=clock)
+    app = session_app(clock)
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.pause()
-        editor = pilot.app.screen.query_one("#editor", TextArea)
-        editor.insert("K and V for every layer and KV head: 2 x 80 x 8 x 128 x 2 bytes = 320 KiB per token.")
-        clock.advance(70)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        editor.insert("```\nmax_batch_size: 8\n```")
+        await answer(pilot, clock, 70,
+                     "K and V for every layer and KV head: 2 x 80 x 8 x 128 x 2 bytes = 320 KiB per token.")
+        pilot.app.screen.query_one("#editor", TextArea).insert("```\nmax_batch_size: 8\n```")
         clock.advance(35)
         pilot.app.screen.tick()  # type: ignore[attr-defined]
         await settle(pilot)
@@ -97,19 +108,12 @@ def test_session_screen(snap_compare) -> None:
 
 def test_report_screen(snap_compare) -> None:
     clock = FakeClock()
-    app = build_app(Path("transcripts"), ScriptedGrader(snapshot_grades()), start=Run("mini"), clock=clock)
+    app = session_app(clock)
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.pause()
-        editor = pilot.app.screen.query_one("#editor", TextArea)
-        editor.insert("K and V for every layer: 320 KiB per token.")
-        clock.advance(70)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        editor.insert("About 1.3 GB at 4,096 tokens.")
-        clock.advance(60)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await answer(pilot, clock, 70, "K and V for every layer: 320 KiB per token.")
+        await answer(pilot, clock, 60, "About 1.3 GB at 4,096 tokens.")
         clock.advance(100)
         await pilot.press("ctrl+r", "y")
         await settle(pilot)

@@ -1,8 +1,11 @@
-"""Fakes for the TUI tests: a scripted grader, a hand-wound clock, and an app builder.
+"""Fakes for the TUI tests: a scripted grader, a hand-wound clock, an app builder and shared fixtures.
 
 The scripted grader returns the Grades it was given, in order, optionally
 streaming feedback chunks first and optionally waiting on a gate, so a test
 can hold a grade "in flight" and check that the UI stays usable meanwhile.
+
+The fixtures (``anyio_backend``, ``isolated_config``) take effect in a test
+module that imports them.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
@@ -30,6 +34,19 @@ ROOT = Path(__file__).resolve().parent.parent
 MINI_CASE = ROOT / "tests" / "fixtures" / "cases" / "mini.yaml"
 RUBRIC = ROOT / "rubrics" / "ai-infra.yaml"
 SIZE = (100, 30)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run under anyio's pytest plugin (anyio comes with httpx/openai), on asyncio."""
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads the user's config or writes outside its temp dir."""
+    monkeypatch.setenv("INTERVIEWER_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("INTERVIEWER_TRANSCRIPTS_DIR", str(tmp_path / "transcripts"))
 
 
 class FakeClock:

@@ -22,7 +22,7 @@ from interviewer.config import Settings
 from interviewer.content.loader import Library
 from interviewer.grading.types import Grader
 from interviewer.session import Clock, Session, SessionError
-from interviewer.transcripts import TranscriptError, TranscriptStore
+from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore
 from interviewer.tui.screens.help import HelpScreen
 from interviewer.tui.screens.home import HomeScreen
 from interviewer.tui.start import Home, Resume, Review, Run, StartSpec
@@ -89,8 +89,9 @@ class InterviewerApp(App[int]):
             known = ", ".join(sorted(self.library.cases)) or "none"
             self.notify(f"Unknown case {run.case_id!r}; available: {known}", severity="error", markup=False)
             return
-        try:
-            session = Session.start(
+        session = self._session_or_none(
+            "Could not start the session",
+            lambda: Session.start(
                 case,
                 self.library.rubric_for(case),
                 self.store,
@@ -98,33 +99,31 @@ class InterviewerApp(App[int]):
                 practice=run.practice,
                 clock=self.clock,
                 phase_timeout=run.phase_timeout or self.settings.phase_timeout,
-            )
-        except (SessionError, OSError, KeyError) as exc:
-            self.notify(f"Could not start the session: {exc}", severity="error", markup=False)
-            return
-        self.push_screen(SessionScreen(session, self.grader))
+            ),
+        )
+        if session is not None:
+            self.push_screen(SessionScreen(session, self.grader))
 
     def resume_session(self, transcript_id: str) -> None:
         """Continue an unfinished session with the clock where it stopped; ungraded answers get graded."""
         from interviewer.tui.screens.session import SessionScreen
 
-        try:
-            transcript = self.store.load(transcript_id)
-        except TranscriptError as exc:
-            self.notify(str(exc), severity="error", markup=False)
+        transcript = self._transcript_or_none(lambda: self.store.load(transcript_id))
+        if transcript is None:
             return
         case = self.library.cases.get(transcript.case_id)
         if case is None:
             self.notify(f"Case {transcript.case_id!r} is not in the library any more; it cannot be resumed.",
                         severity="error", markup=False)
             return
-        try:
-            session = Session.resume(
+        session = self._session_or_none(
+            "Could not resume",
+            lambda: Session.resume(
                 transcript, case, self.library.rubric_for(case), self.store,
                 clock=self.clock, phase_timeout=self.settings.phase_timeout,
-            )
-        except (SessionError, OSError, KeyError) as exc:
-            self.notify(f"Could not resume: {exc}", severity="error", markup=False)
+            ),
+        )
+        if session is None:
             return
         self.go_home()
         self.push_screen(SessionScreen(session, self.grader))
@@ -141,12 +140,25 @@ class InterviewerApp(App[int]):
     def open_transcript(self, path: Path) -> None:
         from interviewer.tui.screens.transcript import TranscriptScreen
 
+        transcript = self._transcript_or_none(lambda: self.store.load_path(path))
+        if transcript is not None:
+            self.push_screen(TranscriptScreen(transcript, self.library.cases.get(transcript.case_id), self.store))
+
+    def _transcript_or_none(self, load: Callable[[], Transcript]) -> Transcript | None:
+        """Run ``load``; when the transcript cannot be read, say why and return None."""
         try:
-            transcript = self.store.load_path(path)
+            return load()
         except TranscriptError as exc:
             self.notify(str(exc), severity="error", markup=False)
-            return
-        self.push_screen(TranscriptScreen(transcript, self.library.cases.get(transcript.case_id), self.store))
+            return None
+
+    def _session_or_none(self, failure: str, make: Callable[[], Session]) -> Session | None:
+        """Run ``make`` (start or resume); when it fails, say ``failure: why`` and return None."""
+        try:
+            return make()
+        except (SessionError, OSError, KeyError) as exc:
+            self.notify(f"{failure}: {exc}", severity="error", markup=False)
+            return None
 
     def go_home(self) -> None:
         """Pop everything above the home screen."""
@@ -195,14 +207,5 @@ def _runner(screen: Screen, action: str) -> Callable[[], Coroutine[None, None, N
     return run
 
 
-def create_app(
-    settings: Settings,
-    library: Library,
-    grader: Grader,
-    store: TranscriptStore,
-    *,
-    clock: Clock = time.monotonic,
-    start: StartSpec | None = None,
-) -> InterviewerApp:
-    """Build the app the CLI runs and the tests drive."""
-    return InterviewerApp(settings, library, grader, store, clock=clock, start=start)
+create_app = InterviewerApp
+"""Build the app the CLI runs and the tests drive: the constructor is the factory, so both take the same arguments."""

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from interviewer.content.schema import Case
-from interviewer.transcripts import Summary, TranscriptStore
+from interviewer.transcripts import Summary
 from interviewer.tui.formatting import first_line, overall_content, started_label
 from interviewer.tui.messages import TranscriptsListed
+from interviewer.tui.screens.base import TranscriptListScreen
 from interviewer.tui.start import Run
-
-if TYPE_CHECKING:
-    from interviewer.tui.app import InterviewerApp
 
 RECENT = 8
 """How many recent sessions the home screen lists (the review screen has them all)."""
@@ -53,7 +48,7 @@ def recent_option(summary: Summary) -> Option:
     )
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(TranscriptListScreen):
     """The first screen of ``interviewer`` with no subcommand."""
 
     CSS_PATH = "home.tcss"
@@ -68,10 +63,6 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.recent: list[Summary] = []
         self.unfinished: list[Summary] = []
-
-    @property
-    def iapp(self) -> InterviewerApp:
-        return cast("InterviewerApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -111,18 +102,6 @@ class HomeScreen(Screen[None]):
             self.notify(f"{len(problems)} problems while loading cases; 'interviewer validate' lists them.",
                         severity="warning", markup=False)
         cases.focus()
-
-    def on_screen_resume(self) -> None:
-        # Also sent when the screen is first shown; later, a session or regrade may have changed the folder.
-        self.reload()
-
-    def reload(self) -> None:
-        self._list_worker(self.iapp.store)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="list", description="listing transcripts")
-    def _list_worker(self, store: TranscriptStore) -> None:
-        summaries, problems = store.list()
-        self.post_message(TranscriptsListed(summaries, problems))
 
     def on_transcripts_listed(self, message: TranscriptsListed) -> None:
         self.recent = message.summaries[:RECENT]

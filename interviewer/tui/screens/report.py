@@ -6,21 +6,17 @@ Markdown export and ``interviewer show`` print); this screen only draws them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.report import QuestionReview, Report, build_report, dimension_title
 from interviewer.transcripts import Transcript, TranscriptStore
-from interviewer.tui.exporting import default_export_path, write_markdown
 from interviewer.tui.formatting import duration, overall_content, score_bar
-from interviewer.tui.screens.export_path import ExportPathScreen
+from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 
 LABEL_WIDTH = 16
 
@@ -88,23 +84,19 @@ def question_content(index: int, review: QuestionReview) -> Content:
     return Content("\n").join(lines)
 
 
-class ReportScreen(Screen[None]):
+class ReportScreen(TranscriptExportScreen):
     """Shown when a session ends; also reachable from a transcript in review."""
 
     CSS_PATH = "report.tcss"
     BINDINGS = [
-        Binding("e", "export", "Export .md"),
-        Binding("E", "export_to", "Export to…"),
+        *EXPORT_BINDINGS,
         Binding("t", "transcript", "Transcript"),
         Binding("escape,h", "home", "Home"),
         Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, transcript: Transcript, case: Case | None, store: TranscriptStore | None) -> None:
-        super().__init__()
-        self.transcript = transcript
-        self.case = case
-        self.store = store
+        super().__init__(transcript, case, store)
         self.report = build_report(transcript, case)
 
     def compose(self) -> ComposeResult:
@@ -123,29 +115,10 @@ class ReportScreen(Screen[None]):
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         return [
-            ("Export Markdown", "Write the transcript as .md next to it", "export"),
-            ("Export Markdown to…", "Choose where to write the .md", "export_to"),
+            *EXPORT_COMMANDS,
             ("Open transcript", "Read every turn with its grade", "transcript"),
             ("Home", "Back to the home screen", "home"),
         ]
-
-    def _export(self, path: Path) -> None:
-        try:
-            written = write_markdown(self.transcript, self.case, path)
-        except OSError as exc:
-            self.notify(f"Could not write {path}: {exc.strerror or exc}", severity="error", markup=False)
-            return
-        self.notify(str(written), title="Exported", markup=False)
-
-    def action_export(self) -> None:
-        self._export(default_export_path(self.store, self.transcript))
-
-    def action_export_to(self) -> None:
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self._export(path)
-
-        self.app.push_screen(ExportPathScreen(default_export_path(self.store, self.transcript)), chosen)
 
     def action_transcript(self) -> None:
         from interviewer.tui.screens.transcript import TranscriptScreen
@@ -153,4 +126,4 @@ class ReportScreen(Screen[None]):
         self.app.push_screen(TranscriptScreen(self.transcript, self.case, self.store))
 
     def action_home(self) -> None:
-        self.app.go_home()  # type: ignore[attr-defined]
+        self.iapp.go_home()

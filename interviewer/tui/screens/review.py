@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from interviewer.transcripts import Summary, TranscriptError, TranscriptStore
+from interviewer.transcripts import Summary
 from interviewer.tui.filtering import HELP, matches, parse_filter, status_words
 from interviewer.tui.formatting import started_label
 from interviewer.tui.messages import TranscriptsListed
-
-if TYPE_CHECKING:
-    from interviewer.tui.app import InterviewerApp
+from interviewer.tui.screens.base import TranscriptListScreen
 
 CASE_WIDTH = 34
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(TranscriptListScreen):
     """A filterable table of transcripts."""
 
     CSS_PATH = "review.tcss"
@@ -37,10 +32,6 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         self.summaries: list[Summary] = []
         self.shown: list[Summary] = []
-
-    @property
-    def iapp(self) -> InterviewerApp:
-        return cast("InterviewerApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -60,18 +51,9 @@ class ReviewScreen(Screen[None]):
         table.add_column("Grader", key="grader")
         table.focus()
 
-    def on_screen_resume(self) -> None:
-        # Also sent when the screen is first shown; later, a regrade may have changed the folder.
-        self.reload()
-
     def reload(self) -> None:
         self.query_one("#review-status", Static).update(Text("Loading transcripts…"))
-        self._list_worker(self.iapp.store)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="list", description="listing transcripts")
-    def _list_worker(self, store: TranscriptStore) -> None:
-        summaries, problems = store.list()
-        self.post_message(TranscriptsListed(summaries, problems))
+        super().reload()
 
     def on_transcripts_listed(self, message: TranscriptsListed) -> None:
         self.summaries = message.summaries
@@ -145,17 +127,8 @@ class ReviewScreen(Screen[None]):
 
     def action_open(self) -> None:
         summary = self.selected()
-        if summary is None:
-            return
-        try:
-            transcript = self.iapp.store.load_path(summary.path)
-        except TranscriptError as exc:
-            self.notify(str(exc), severity="error", markup=False)
-            return
-        from interviewer.tui.screens.transcript import TranscriptScreen
-
-        case = self.iapp.library.cases.get(transcript.case_id)
-        self.app.push_screen(TranscriptScreen(transcript, case, self.iapp.store))
+        if summary is not None:
+            self.iapp.open_transcript(summary.path)
 
     def action_resume(self) -> None:
         summary = self.selected()

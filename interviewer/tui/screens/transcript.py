@@ -7,29 +7,21 @@ and the transcript is saved through the store after every turn.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, cast
-
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from interviewer.content.schema import DIMENSION_TITLES, Case
 from interviewer.grading.types import Grader
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
-from interviewer.tui.exporting import default_export_path, write_markdown
 from interviewer.tui.formatting import duration, overall_content, started_label
 from interviewer.tui.grading import RegradeJob, in_daemon_thread, regrade_saved
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
-from interviewer.tui.screens.export_path import ExportPathScreen
+from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 from interviewer.tui.widgets.grade_view import GradeView
-
-if TYPE_CHECKING:
-    from interviewer.tui.app import InterviewerApp
 
 STATUS_TEXT = {
     "asked": "not answered",
@@ -84,28 +76,20 @@ def turn_content(turn: Turn, phase_title: str) -> Content:
     return Content("\n").join(parts)
 
 
-class TranscriptScreen(Screen[None]):
+class TranscriptScreen(TranscriptExportScreen):
     """Read every turn of one transcript with its grade."""
 
     CSS_PATH = "transcript.tcss"
     BINDINGS = [
         Binding("r", "regrade", "Regrade"),
-        Binding("e", "export", "Export .md"),
-        Binding("E", "export_to", "Export to…"),
+        *EXPORT_BINDINGS,
         Binding("p", "report", "Report"),
         Binding("escape", "back", "Back"),
     ]
 
     def __init__(self, transcript: Transcript, case: Case | None, store: TranscriptStore | None) -> None:
-        super().__init__()
-        self.transcript = transcript
-        self.case = case
-        self.store = store
+        super().__init__(transcript, case, store)
         self.regrading = False
-
-    @property
-    def iapp(self) -> InterviewerApp:
-        return cast("InterviewerApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -142,8 +126,7 @@ class TranscriptScreen(Screen[None]):
     def palette_commands(self) -> list[tuple[str, str, str]]:
         return [
             ("Regrade transcript", "Grade every answer again with the current grader", "regrade"),
-            ("Export Markdown", "Write the transcript as .md next to it", "export"),
-            ("Export Markdown to…", "Choose where to write the .md", "export_to"),
+            *EXPORT_COMMANDS,
             ("Open report", "Averages, time per phase, misses and outlines", "report"),
         ]
 
@@ -156,24 +139,6 @@ class TranscriptScreen(Screen[None]):
         from interviewer.tui.screens.report import ReportScreen
 
         self.app.push_screen(ReportScreen(self.transcript, self.case, self.store))
-
-    def _export(self, path: Path) -> None:
-        try:
-            written = write_markdown(self.transcript, self.case, path)
-        except OSError as exc:
-            self.notify(f"Could not write {path}: {exc.strerror or exc}", severity="error", markup=False)
-            return
-        self.notify(str(written), title="Exported", markup=False)
-
-    def action_export(self) -> None:
-        self._export(default_export_path(self.store, self.transcript))
-
-    def action_export_to(self) -> None:
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self._export(path)
-
-        self.app.push_screen(ExportPathScreen(default_export_path(self.store, self.transcript)), chosen)
 
     def action_regrade(self) -> None:
         if self.regrading:
