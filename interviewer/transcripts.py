@@ -195,24 +195,36 @@ class TranscriptStore:
             raise TranscriptError(f"{path}: {where}: {err['msg']}") from None
 
     def files(self) -> list[Path]:
-        if not self.root.is_dir():
-            return []
-        return sorted(p for p in self.root.glob(f"*{SUFFIX}") if p.is_file() and not p.name.startswith("."))
+        """Transcript files in the folder; raises TranscriptError when the folder cannot be read."""
+        try:
+            if not self.root.exists():
+                return []
+            if not self.root.is_dir():
+                raise TranscriptError(f"{self.root}: the transcripts dir is not a folder")
+            return sorted(p for p in self.root.glob(f"*{SUFFIX}") if p.is_file() and not p.name.startswith("."))
+        except OSError as exc:
+            raise TranscriptError(f"{self.root}: cannot read the transcripts dir: {exc.strerror or exc}") from None
+
+    def check_export_target(self, path: Path) -> None:
+        """Refuse to export onto a transcript: an export must never destroy the session it came from."""
+        target = path.expanduser().resolve()
+        root = self.root.expanduser().resolve()
+        if target.suffix == SUFFIX and target.parent == root:
+            raise TranscriptError(f"{path}: refusing to overwrite a transcript file; choose another name")
 
     def resolve(self, ref: str) -> Path:
         """Find a transcript by id, unique id prefix, or path."""
         as_path = Path(ref)
         if as_path.suffix == SUFFIX and as_path.is_file():
             return as_path
-        exact = self.path_for(ref)
-        if exact.is_file():
-            return exact
         matches = [p for p in self.files() if p.stem.startswith(ref)] if ref else []
-        if len(matches) == 1:
-            return matches[0]
+        exact = [p for p in matches if p.stem == ref]
+        if exact or len(matches) == 1:
+            return (exact or matches)[0]
         if not matches:
             raise TranscriptError(f"no transcript with id {ref!r} in {self.root}")
-        raise TranscriptError(f"id {ref!r} is ambiguous in {self.root}: {len(matches)} transcripts match")
+        names = ", ".join(p.stem for p in matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise TranscriptError(f"id {ref!r} is ambiguous: {len(matches)} files match ({names})")
 
     def load(self, ref: str) -> Transcript:
         return self.load_path(self.resolve(ref))
@@ -221,7 +233,11 @@ class TranscriptStore:
         """Every readable transcript, oldest first, and one line per file that was skipped."""
         loaded: list[tuple[Path, Transcript]] = []
         problems: list[str] = []
-        for path in self.files():
+        try:
+            files = self.files()
+        except TranscriptError as exc:
+            return [], [str(exc)]
+        for path in files:
             try:
                 loaded.append((path, self.load_path(path)))
             except TranscriptError as exc:

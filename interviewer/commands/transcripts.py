@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "export", export, "write one saved session to a file")
     p.add_argument("id", metavar="ID", help="transcript id (a unique prefix is enough)")
     p.add_argument("--format", choices=("md", "json"), default="md", help="md (default) or json")
-    p.add_argument("-o", "--output", type=Path, help="output file (default: beside the transcript)")
+    p.add_argument(
+        "-o", "--output", type=Path, help="output file (default: .md beside the transcript, .json in this folder)"
+    )
     p = add_command(sub, "regrade", regrade_cmd, "grade a saved session again with the current grader")
     p.add_argument("id", metavar="ID", help="transcript id (a unique prefix is enough)")
     p.add_argument("--json", action="store_true", help="print the new grades as JSON")
@@ -45,8 +47,14 @@ def _load(args: argparse.Namespace) -> tuple[TranscriptStore, Transcript]:
 
 def list_transcripts(args: argparse.Namespace) -> int:
     from interviewer.commands.common import store_for
+    from interviewer.transcripts import TranscriptError
 
-    summaries, problems = store_for(args).list()
+    store = store_for(args)
+    try:
+        store.files()
+    except TranscriptError as exc:
+        raise CommandError(str(exc)) from None
+    summaries, problems = store.list()
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     if args.json:
@@ -81,6 +89,7 @@ def show(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     from interviewer.export import transcript_json, transcript_markdown
+    from interviewer.transcripts import TranscriptError
 
     store, transcript = _load(args)
     text = (
@@ -88,7 +97,14 @@ def export(args: argparse.Namespace) -> int:
         if args.format == "json"
         else transcript_markdown(transcript, _case_or_none(args, transcript.case_id))
     )
-    out = args.output or store.path_for(transcript.id).with_suffix(".md" if args.format == "md" else ".export.json")
+    # Markdown goes beside the transcript; a JSON copy goes to the current folder, because a
+    # .json in the transcripts dir would be listed as a second copy of the session.
+    default = store.path_for(transcript.id).with_suffix(".md") if args.format == "md" else Path(f"{transcript.id}.json")
+    out = args.output or default
+    try:
+        store.check_export_target(out)
+    except TranscriptError as exc:
+        raise CommandError(f"--output: {exc}", code=2) from None
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
@@ -145,6 +161,10 @@ def progress_cmd(args: argparse.Namespace) -> int:
     from interviewer.commands.common import store_for
     from interviewer.progress import progress
 
+    if args.case:
+        from interviewer.commands.common import find_case, load_library_for
+
+        find_case(load_library_for(args, quiet=True), args.case)
     loaded, problems = store_for(args).load_all()
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)

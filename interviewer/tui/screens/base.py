@@ -73,7 +73,7 @@ class TranscriptExportScreen(AppScreen):
 
     def _export(self, path: Path) -> None:
         try:
-            written = write_markdown(self.transcript, self.case, path)
+            written = write_markdown(self.transcript, self.case, path, self.store)
         except OSError as exc:
             self.notify(f"Could not write {path}: {exc.strerror or exc}", severity="error", markup=False)
             return
