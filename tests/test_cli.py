@@ -175,3 +175,35 @@ def test_score_unknown_ids_name_the_flag() -> None:
         "score", "--case", "mini", "--question", "kv-size", "--answer-file", "/nonexistent/a.txt", "--cases-dir", CASES
     )
     assert_one_line_error(proc, 2, "--answer-file: cannot read /nonexistent/a.txt")
+
+
+def test_validate_reports_a_clash_with_a_builtin_case(tmp_path: Path) -> None:
+    clash = tmp_path / "clash.yaml"
+    clash.write_text((FIXTURES / "cases" / "mini.yaml").read_text().replace("id: mini", "id: nvidia-inference", 1))
+    proc = run("validate", str(clash))
+    assert proc.returncode == 1
+    assert f"{clash}:1: id: case id 'nvidia-inference' clashes with a built-in case" in proc.stderr
+    assert run("validate", str(REPO / "cases")).returncode == 0
+
+
+def test_app_needs_a_terminal() -> None:
+    assert_one_line_error(run("run", "nvidia-inference", stdin=b""), 2, "needs a terminal")
+
+
+def test_export_never_overwrites_a_transcript(mini_case, rubric, transcripts_dir: Path) -> None:
+    tid = _saved_session(mini_case, rubric, transcripts_dir)
+    before = (transcripts_dir / f"{tid}.json").read_bytes()
+    proc = run("export", tid, "-o", str(transcripts_dir / f"{tid}.json"))
+    assert_one_line_error(proc, 2, "refusing to overwrite a transcript file")
+    assert (transcripts_dir / f"{tid}.json").read_bytes() == before
+
+
+def test_transcripts_dir_that_is_a_file(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert_one_line_error(run("transcripts", "--transcripts-dir", str(afile)), 1, "is not a folder")
+    assert_one_line_error(run("show", "x", "--transcripts-dir", str(afile)), 1, "is not a folder")
+
+
+def test_progress_unknown_case() -> None:
+    assert_one_line_error(run("progress", "--case", "nope"), 2, "unknown case 'nope'")

@@ -28,6 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_command(sub, "review", review, "browse, regrade and export saved sessions in the terminal UI")
 
 
+def _require_terminal() -> None:
+    """The app needs a terminal; without one it would draw into a pipe while the clock runs."""
+    import sys
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CommandError("the interactive app needs a terminal (stdin and stdout must be a TTY)", code=2)
+
+
 def _open(args: argparse.Namespace, start: object) -> int:
     """Build everything the app needs from the settings and run it."""
     from interviewer.commands.common import load_library_for
@@ -44,6 +52,7 @@ def _open(args: argparse.Namespace, start: object) -> int:
             broken = f" ({len(library.problems)} problems loading content; see 'interviewer validate')" \
                 if library.problems else ""
             raise CommandError(f"unknown case {case_id!r}; available: {known}{broken}", code=2)
+    _require_terminal()
     grader = build_grader(settings)
     store = TranscriptStore(settings.transcripts_dir)
 
@@ -57,7 +66,7 @@ def _open(args: argparse.Namespace, start: object) -> int:
 
 def run_case(args: argparse.Namespace) -> int:
     if args.minutes is not None and not 0 < args.minutes <= 600:
-        raise CommandError("--minutes must be between 0 and 600", code=2)
+        raise CommandError("--minutes must be greater than 0 and at most 600", code=2)
     from interviewer.tui.start import Run
 
     return _open(args, Run(args.case, args.minutes, args.practice, args.phase_timeout))

@@ -29,7 +29,8 @@ def validate(args: argparse.Namespace) -> int:
     if not files and not missing:
         print("no YAML files found", file=sys.stderr)
         return 1
-    rubric_ids: set[str] = set(load_library_for(args, quiet=True).rubrics)
+    library = load_library_for(args, quiet=True)
+    rubric_ids: set[str] = set(library.rubrics)
     for path in files:
         if not path.exists():
             continue
@@ -41,6 +42,11 @@ def validate(args: argparse.Namespace) -> int:
                 case = load_case(path)
                 if case.rubric not in rubric_ids:
                     print(f"{path}:1: rubric: unknown rubric {case.rubric!r}", file=sys.stderr)
+                    failed += 1
+                    continue
+                builtin = library.sources.get(case.id)
+                if case.id in library.builtin_ids and builtin is not None and builtin.resolve() != path.resolve():
+                    print(f"{path}:1: id: case id {case.id!r} clashes with a built-in case", file=sys.stderr)
                     failed += 1
                     continue
         except ContentError as exc:

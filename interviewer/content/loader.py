@@ -225,7 +225,8 @@ def load_library(case_dirs: Sequence[Path], rubric_dirs: Sequence[Path], *, buil
         builtin = index < builtin_count
         if not cdir.is_dir():
             if not builtin:
-                lib.problems.append(Problem(str(cdir), 0, "", "cases dir does not exist"))
+                why = "is not a folder" if cdir.exists() else "does not exist"
+                lib.problems.append(Problem(str(cdir), 0, "", f"cases dir {why}"))
             continue
         for path in yaml_files([cdir]):
             if is_rubric_file(path):
