@@ -11,6 +11,7 @@ import re
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.grading.types import Grade
 from interviewer.report import build_report, dimension_title
+from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, Turn
 
 
@@ -27,11 +28,6 @@ def _fence(text: str) -> str:
 
 def _quote(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or ">"
-
-
-def _minutes(seconds: float) -> str:
-    secs = round(seconds)
-    return f"{secs // 60}:{secs % 60:02d}"
 
 
 def grade_markdown(grade: Grade) -> list[str]:
@@ -78,7 +74,7 @@ def _turn_markdown(turn: Turn) -> list[str]:
     if turn.answer:
         took = ""
         if turn.answered_at is not None:
-            took = f" (answered in {_minutes(turn.answered_at - turn.asked_at)})"
+            took = f" (answered in {duration_text(turn.answered_at - turn.asked_at)})"
         lines += [f"**Candidate**{took}:", "", _fence(turn.answer), ""]
     else:
         lines += [f"*{turn.status.replace('_', ' ')}*", ""]
@@ -111,7 +107,8 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
         "| Phase | Used | Budget |",
         "|---|---|---|",
         *[
-            f"| {_cell(p.title)} | {_minutes(p.used_s)}{' (over)' if p.over else ''} | {_minutes(p.budget_s)} |"
+            f"| {_cell(p.title)} | {duration_text(p.used_s)}{' (over)' if p.over else ''}"
+            f" | {duration_text(p.budget_s)} |"
             for p in report.phases
         ],
         "",

@@ -38,6 +38,15 @@ class SessionError(Exception):
     """An action that does not fit the session's state (e.g. submitting after the end)."""
 
 
+def duration_text(seconds: float) -> str:
+    """``mm:ss`` (or ``h:mm:ss``) for a span of seconds, unsigned: the one clock format everywhere."""
+    secs = int(abs(seconds))
+    hours, rest = divmod(secs, 3600)
+    if hours:
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+    return f"{rest // 60:02d}:{rest % 60:02d}"
+
+
 @dataclass(frozen=True)
 class Countdown:
     budget: float
@@ -52,8 +61,7 @@ class Countdown:
         return self.remaining < self.budget * WARN_FRACTION
 
     def label(self) -> str:
-        secs = int(abs(self.remaining))
-        text = f"{secs // 60:02d}:{secs % 60:02d}"
+        text = duration_text(self.remaining)
         return f"+{text} over" if self.overtime else text
 
 

@@ -38,12 +38,11 @@ def _require_terminal() -> None:
 
 def _open(args: argparse.Namespace, start: object) -> int:
     """Build everything the app needs from the settings and run it."""
-    from interviewer.commands.common import load_library_for
-    from interviewer.config import load_settings
+    from interviewer.commands.common import load_library_for, settings_for
     from interviewer.grading.policy import build_grader
     from interviewer.transcripts import TranscriptStore
 
-    settings = load_settings(args)
+    settings = settings_for(args)
     library = load_library_for(args, quiet=True)
     if start is not None and getattr(start, "case_id", None) is not None:
         case_id = start.case_id  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from interviewer.content.loader import Library, load_library
 from interviewer.content.schema import Case, Question
@@ -11,12 +12,24 @@ from interviewer.grading.types import Grader
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 from interviewer.transcripts import TranscriptStore
 
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+
+
+def settings_for(args: argparse.Namespace) -> Settings:
+    """The settings for this command, resolved once: the library, store and grader share them."""
+    settings = getattr(args, "_settings", None)
+    if settings is None:
+        from interviewer.config import load_settings
+
+        settings = load_settings(args)
+        args._settings = settings
+    return settings
+
 
 def load_library_for(args: argparse.Namespace, *, quiet: bool = False) -> Library:
     """Load built-in cases plus ``--cases-dir``; report problems as one line each on stderr."""
-    from interviewer.config import load_settings
-
-    settings = load_settings(args)
+    settings = settings_for(args)
     case_dirs = [builtin_cases_dir()]
     rubric_dirs = [builtin_rubrics_dir()]
     if settings.cases_dir is not None:
@@ -51,14 +64,11 @@ def find_question(case: Case, question_id: str) -> Question:
 
 
 def store_for(args: argparse.Namespace) -> TranscriptStore:
-    from interviewer.config import load_settings
-
-    return TranscriptStore(load_settings(args).transcripts_dir)
+    return TranscriptStore(settings_for(args).transcripts_dir)
 
 
 def grader_for(args: argparse.Namespace) -> Grader:
     """The configured grader: the model behind the endpoint with the offline fallback, or offline only."""
-    from interviewer.config import load_settings
     from interviewer.grading.policy import build_grader
 
-    return build_grader(load_settings(args))
+    return build_grader(settings_for(args))

@@ -16,15 +16,6 @@ BAR_CELLS_PER_POINT = 2
 MAX_SCORE = 4
 
 
-def duration(seconds: float) -> str:
-    """``mm:ss`` (or ``h:mm:ss``) for a span of seconds; negative spans are shown unsigned."""
-    secs = int(abs(seconds))
-    hours, rest = divmod(secs, 3600)
-    if hours:
-        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
-    return f"{rest // 60:02d}:{rest % 60:02d}"
-
-
 def started_label(iso: str) -> str:
     """``2026-05-09 07:35`` from an ISO timestamp; the raw text if it does not parse."""
     try:

@@ -14,8 +14,9 @@ from textual.widgets import Footer, Header, Static
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.report import QuestionReview, Report, build_report, dimension_title
+from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, TranscriptStore
-from interviewer.tui.formatting import duration, overall_content, score_bar
+from interviewer.tui.formatting import overall_content, score_bar
 from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 
 LABEL_WIDTH = 16
@@ -58,12 +59,12 @@ def phases_content(report: Report) -> Content:
     lines = [Content.styled("Time per phase (used / budget)", "bold")]
     for phase in report.phases:
         title = phase.title if len(phase.title) < LABEL_WIDTH else phase.title[: LABEL_WIDTH - 2] + "…"
-        used = Content.styled(duration(phase.used_s), "bold $warning" if phase.over else "bold")
+        used = Content.styled(duration_text(phase.used_s), "bold $warning" if phase.over else "bold")
         lines.append(
             Content.assemble(
                 title.ljust(LABEL_WIDTH),
                 used,
-                f" / {duration(phase.budget_s)}",
+                f" / {duration_text(phase.budget_s)}",
                 (" over" if phase.over else "", "$warning"),
             )
         )

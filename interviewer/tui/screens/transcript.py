@@ -16,8 +16,9 @@ from textual.widgets import Footer, Header, Static
 
 from interviewer.content.schema import DIMENSION_TITLES, Case
 from interviewer.grading.types import Grader
+from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
-from interviewer.tui.formatting import duration, overall_content, started_label
+from interviewer.tui.formatting import overall_content, started_label
 from interviewer.tui.grading import RegradeJob, in_daemon_thread, regrade_saved
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
 from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
@@ -44,7 +45,7 @@ def header_content(transcript: Transcript) -> Content:
         "\n",
         f"started {started_label(transcript.started)}",
         ("  ·  ", "$text-muted"),
-        f"{duration(transcript.elapsed)} on the clock",
+        f"{duration_text(transcript.elapsed)} on the clock",
         ("\n", ""),
         (transcript.id, "$text-muted"),
     )
@@ -65,7 +66,7 @@ def turn_content(turn: Turn, phase_title: str) -> Content:
     if turn.answer is not None:
         took = ""
         if turn.answered_at is not None:
-            took = f" (after {duration(turn.answered_at - turn.asked_at)})"
+            took = f" (after {duration_text(turn.answered_at - turn.asked_at)})"
         parts.append(Content.styled(f"Your answer{took}", "bold"))
         parts.append(Content(turn.answer))
     else:
