@@ -8,7 +8,16 @@ import sys
 from pathlib import Path
 
 from interviewer.cli import add_command
-from interviewer.content.loader import ContentError, is_rubric_file, load_case, load_rubric, yaml_files
+from interviewer.content.loader import (
+    ContentError,
+    is_rubric_file,
+    load_case,
+    load_facts,
+    load_lexicon,
+    load_rubric,
+    shared_kind,
+    yaml_files,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,6 +47,10 @@ def validate(args: argparse.Namespace) -> int:
             if is_rubric_file(path):
                 rubric = load_rubric(path)
                 rubric_ids.add(rubric.id)
+            elif shared_kind(path) == "facts":
+                load_facts(path)
+            elif shared_kind(path) == "lexicon":
+                load_lexicon(path)
             else:
                 case = load_case(path)
                 if case.rubric not in rubric_ids:

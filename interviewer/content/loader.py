@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from interviewer.content.schema import Case, Rubric
+from interviewer.content.schema import Case, FactSheet, Lexicon, Rubric
 
 MAX_FILE_BYTES = 2_000_000
 """Larger files are refused: no real case needs more, and it keeps loading bounded."""
@@ -160,6 +160,37 @@ def load_rubric(path: Path) -> Rubric:
     return _validate(Rubric, path)
 
 
+def load_facts(path: Path) -> FactSheet:
+    """Load the shared fact sheet; raises ``ContentError``."""
+    return _validate(FactSheet, path)
+
+
+def load_lexicon(path: Path) -> Lexicon:
+    """Load the shared domain lexicon; raises ``ContentError``."""
+    return _validate(Lexicon, path)
+
+
+SHARED_KINDS = ("facts", "lexicon")
+"""Top-level ``kind`` values of the shared content files that sit beside the cases."""
+
+
+def shared_kind(path: Path) -> str | None:
+    """``facts`` or ``lexicon`` for the shared files that live in ``cases/`` but are not cases; else None."""
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:20_000]
+    except OSError:
+        return None
+    for line in head.splitlines():
+        if line.startswith("kind:"):
+            kind = line.removeprefix("kind:").strip().strip("'\"")
+            return kind if kind in SHARED_KINDS else None
+    return None
+
+
+def is_shared_file(path: Path) -> bool:
+    return shared_kind(path) is not None
+
+
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
     """Expand directories into their ``*.yaml``/``*.yml`` files, sorted."""
     out: list[Path] = []
@@ -229,7 +260,7 @@ def load_library(case_dirs: Sequence[Path], rubric_dirs: Sequence[Path], *, buil
                 lib.problems.append(Problem(str(cdir), 0, "", f"cases dir {why}"))
             continue
         for path in yaml_files([cdir]):
-            if is_rubric_file(path):
+            if is_rubric_file(path) or is_shared_file(path):
                 continue
             try:
                 case = load_case(path)

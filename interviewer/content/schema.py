@@ -117,8 +117,31 @@ class Misconception(_Strict):
 
 
 class FollowUp(_Strict):
+    """A scripted follow-up: a small question of its own, graded against its own key points.
+
+    It probes ``dimension`` (which must be among its key points when it has
+    any).  Its key points cover only the dimensions it probes, not all four;
+    its quantities and misconceptions are checked as well as the parent
+    question's, which are the context it is asked in.  A follow-up without
+    key points (allowed in user cases) is graded against the parent's key
+    points for ``dimension``.
+    """
+
     dimension: Dimension
     prompt: str = Field(min_length=1)
+    key_points: dict[Dimension, list[KeyPoint]] = Field(default_factory=dict)
+    quantities: list[Quantity] = Field(default_factory=list)
+    misconceptions: list[Misconception] = Field(default_factory=list)
+    outline: list[str] = Field(default_factory=list)
+    """A short model answer, shown in review."""
+
+    @model_validator(mode="after")
+    def _probes_its_dimension(self) -> FollowUp:
+        if self.key_points and not self.key_points.get(self.dimension):
+            raise ValueError(f"key_points must include the probed dimension {self.dimension!r}")
+        if any(not points for points in self.key_points.values()):
+            raise ValueError("every listed key_points dimension needs at least one key point")
+        return self
 
 
 class Question(_Strict):
@@ -187,3 +210,75 @@ class Case(_Strict):
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions() if q.id == question_id), None)
+
+
+# --------------------------------------------------------------------------- shared content
+
+
+class Fact(_Strict):
+    """One reference figure about a subject (a GPU, a link or a model)."""
+
+    measures: str = Field(min_length=1)
+    value: float
+    unit: str = Field(min_length=1)
+    tolerance: float = Field(default=0.05, ge=0, le=10)
+    aliases: list[str] = Field(min_length=1)
+    """Words that tie a figure in a sentence to this fact, e.g. ['hbm', 'memory bandwidth']."""
+
+
+class Subject(_Strict):
+    """A GPU, interconnect or model that answers name, with the facts known about it."""
+
+    id: Slug
+    kind: Literal["gpu", "link", "model"]
+    names: list[str] = Field(min_length=1)
+    """How answers name it, e.g. ['H100 SXM', 'H100']; matched on word boundaries, case-insensitively."""
+    facts: list[Fact] = Field(min_length=1)
+
+
+class FactSheet(_Strict):
+    """The one shared fact sheet (``cases/facts.yaml``): figures checked in every case."""
+
+    kind: Literal["facts"]
+    subjects: list[Subject] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> FactSheet:
+        ids = [s.id for s in self.subjects]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"subject ids used twice: {', '.join(dupes)}")
+        return self
+
+
+class ContrastSide(_Strict):
+    name: str = Field(min_length=1)
+    aliases: list[str] = Field(min_length=1)
+    """How answers name this side, e.g. ['mig', 'multi-instance gpu']."""
+    defining: list[str] = Field(min_length=1)
+    """Phrases for properties that belong to this side only; said of the other side, they are wrong."""
+
+
+class Contrast(_Strict):
+    """Two concepts people confuse (MIG/MPS, prefill/decode...): each side's defining properties."""
+
+    id: Slug
+    sides: list[ContrastSide] = Field(min_length=2, max_length=2)
+    correction: str = Field(min_length=1)
+
+
+class Lexicon(_Strict):
+    """The one shared domain lexicon (``cases/lexicon.yaml``): synonyms and confusable pairs."""
+
+    kind: Literal["lexicon"]
+    synonyms: list[list[str]] = Field(default_factory=list)
+    """Groups of words or phrases that mean the same here, e.g. ['evict', 'preempt', 'swap out']."""
+    contrasts: list[Contrast] = Field(default_factory=list)
+
+    @field_validator("synonyms")
+    @classmethod
+    def _groups(cls, value: list[list[str]]) -> list[list[str]]:
+        for group in value:
+            if len(group) < 2 or any(not str(w).strip() for w in group):
+                raise ValueError("every synonym group needs at least two non-empty entries")
+        return value
