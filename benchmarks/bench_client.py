@@ -67,12 +67,12 @@ def main() -> int:
     os.environ["INTERVIEWER_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-cache-")
     from interviewer.config import Settings
     from interviewer.content.loader import load_case, load_rubric
-    from interviewer.grading.client import ChatClient
-    from interviewer.grading.llm import LLMGrader, nonce
-    from interviewer.grading.parse import reply_schema
-    from interviewer.grading.prompts import grading_messages
-    from interviewer.grading.structured import EndpointMemory, ModeCache, response_format
-    from interviewer.scoring.grader import KeywordGrader
+    from interviewer.grading.llm.client import ChatClient
+    from interviewer.grading.llm.grader import LLMGrader, nonce
+    from interviewer.grading.llm.parse import reply_schema
+    from interviewer.grading.llm.prompts import grading_messages
+    from interviewer.grading.llm.structured import EndpointMemory, ModeCache, response_format
+    from interviewer.grading.offline.grader import KeywordGrader
     from tests.fakeserver import MODEL, FakeServer, kv_request
 
     case = load_case(ROOT / "tests" / "fixtures" / "cases" / "mini.yaml")

@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from interviewer.content.loader import load_case, load_rubric  # noqa: E402
+from interviewer.grading.offline.evaluation import grade_all, load_labelled, rank_agreement  # noqa: E402
+from interviewer.grading.offline.grader import KeywordGrader  # noqa: E402
+from interviewer.grading.offline.text import analyse, fold  # noqa: E402
 from interviewer.grading.types import GradeRequest  # noqa: E402
-from interviewer.scoring.evaluation import grade_all, load_labelled, rank_agreement  # noqa: E402
-from interviewer.scoring.grader import KeywordGrader  # noqa: E402
-from interviewer.scoring.text import analyse, fold  # noqa: E402
 
 CASE_PATH = ROOT / "tests" / "fixtures" / "scoring" / "case.yaml"
 ANSWERS_PATH = ROOT / "tests" / "fixtures" / "scoring" / "answers.yaml"
@@ -47,7 +47,7 @@ rubric = load_rubric(Path({rubric!r}))
 question = case.question({question!r})
 t0 = time.perf_counter()
 from interviewer.grading.types import GradeRequest
-from interviewer.scoring.grader import KeywordGrader
+from interviewer.grading.offline.grader import KeywordGrader
 KeywordGrader().grade(GradeRequest(case=case, rubric=rubric, question=question, answer={answer!r}))
 print(time.perf_counter() - t0)
 """

@@ -18,9 +18,9 @@ from rapidfuzz import fuzz, process
 
 from interviewer.content.loader import load_case
 from interviewer.content.schema import DIMENSIONS, Case, Quantity, Question
+from interviewer.grading.offline.quantities import parse_unit
+from interviewer.grading.offline.units import DIMENSION_NAMES
 from interviewer.paths import builtin_cases_dir
-from interviewer.scoring.quantities import parse_unit
-from interviewer.scoring.units import DIMENSION_NAMES
 
 SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 COPY_THRESHOLD = 80.0
@@ -109,7 +109,7 @@ def scorer_dimension(unit: str) -> str | None:
     """The scorer's dimension for a reference unit ('GB/s' -> 'B/s'), or None if the scorer does not know it.
 
     ``parse_unit`` is how the scorer reads a ``Quantity.unit`` (it looks the unit up
-    in ``interviewer.scoring.units``, with '/s' read as a rate); anything it does not
+    in ``interviewer.grading.offline.units``, with '/s' read as a rate); anything it does not
     know becomes a bare count noun, which no candidate's '3.35 TB/s' could ever match.
     """
     dimension, _ = parse_unit(unit)

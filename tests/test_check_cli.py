@@ -8,7 +8,7 @@ import time
 import pytest
 
 from interviewer.cli import main
-from interviewer.grading import structured
+from interviewer.grading.llm import structured
 from tests.fakeserver import MODEL, FakeServer, closed_port, fake_server_fixture  # noqa: F401
 
 

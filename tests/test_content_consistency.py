@@ -14,10 +14,10 @@ import pytest
 
 from interviewer.content.loader import load_library
 from interviewer.content.schema import DIMENSIONS
+from interviewer.grading.offline import gaming, quantities, text
+from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.types import FLAG_KEYWORD_LIST, FLAG_MISCONCEPTION, GradeRequest
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
-from interviewer.scoring import gaming, quantities, text
-from interviewer.scoring.grader import KeywordGrader
 from tests.content_checks import (
     SEED_PREFIXES,
     VENDOR_SPECS,

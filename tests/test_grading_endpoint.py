@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interviewer.config import Settings
-from interviewer.grading import structured
+from interviewer.grading.llm import structured
 from interviewer.grading.policy import FallbackGrader
 from interviewer.grading.types import Grade
 from tests.fakeserver import (
@@ -430,7 +430,7 @@ def test_callback_exceptions_propagate(fake_server, mini_case, rubric) -> None:
 
 
 def test_unexpected_exceptions_fall_back(fake_server, mini_case, rubric, monkeypatch) -> None:
-    from interviewer.grading import llm
+    from interviewer.grading.llm import grader as llm
 
     def boom(*_a, **_k):
         raise RuntimeError("bug in merge")

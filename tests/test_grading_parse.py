@@ -12,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from interviewer.config import Settings
-from interviewer.grading.client import _repeating, _retry_after, normalise_base
 from interviewer.grading.errors import safe_url, scrub
-from interviewer.grading.evidence import normalise, quote_in_answer
-from interviewer.grading.parse import load_json, parse_reply, repair_json, reply_schema, strip_wrappers
-from interviewer.grading.stream import FeedbackStream
+from interviewer.grading.llm.client import _repeating, _retry_after, normalise_base
+from interviewer.grading.llm.evidence import normalise, quote_in_answer
+from interviewer.grading.llm.parse import load_json, parse_reply, repair_json, reply_schema, strip_wrappers
+from interviewer.grading.llm.stream import FeedbackStream
 from interviewer.grading.types import GradingError
 from tests.fakeserver import grade_reply, kv_request
 
@@ -194,7 +194,7 @@ def test_restart_does_not_repeat_what_was_shown() -> None:
 
 
 def test_case_text_is_data_not_a_template(mini_case, rubric) -> None:
-    from interviewer.grading.prompts import grading_messages
+    from interviewer.grading.llm.prompts import grading_messages
 
     evil = mini_case.model_copy(update={"scenario": "{{ ''.__class__.__mro__ }} {% for x in range(3) %}x{% endfor %}"})
     answer = "{{ 7 * 7 }} and {% raw %}"
@@ -208,14 +208,14 @@ def test_case_text_is_data_not_a_template(mini_case, rubric) -> None:
 def test_templates_render_in_a_sandbox() -> None:
     from jinja2.sandbox import SandboxedEnvironment
 
-    from interviewer.grading.prompts import environment
+    from interviewer.grading.llm.prompts import environment
 
     assert isinstance(environment(), SandboxedEnvironment)
     assert environment().autoescape is False
 
 
 def test_grading_prompt_lists_rubric_levels_and_key_points(mini_case, rubric) -> None:
-    from interviewer.grading.prompts import grading_messages
+    from interviewer.grading.llm.prompts import grading_messages
 
     user = grading_messages(kv_request(mini_case, rubric), "an answer", "n0nce")[1]["content"]
     for dim in rubric.dimensions.values():
@@ -225,7 +225,7 @@ def test_grading_prompt_lists_rubric_levels_and_key_points(mini_case, rubric) ->
 
 
 def test_history_answers_are_fenced_too(mini_case, rubric) -> None:
-    from interviewer.grading.prompts import grading_messages
+    from interviewer.grading.llm.prompts import grading_messages
 
     request = kv_request(mini_case, rubric, history=(("First question?", "earlier answer text"),))
     user = grading_messages(request, "now", "n0nce")[1]["content"]
@@ -293,7 +293,7 @@ def test_policy_import_does_not_import_openai_or_jinja() -> None:
     ],
 )
 def test_follow_up_wording_is_cleaned(text: str, expected: str) -> None:
-    from interviewer.grading.llm import clean_question
+    from interviewer.grading.llm.grader import clean_question
 
     assert clean_question(text) == expected
 
@@ -302,7 +302,7 @@ def test_follow_up_wording_is_cleaned(text: str, expected: str) -> None:
     "text", ["The candidate's answer is between 2 and 3.", "Why?", "", '{"question": "What?"}', "x?" * 300]
 )
 def test_unusable_follow_up_wording_is_rejected(text: str) -> None:
-    from interviewer.grading.llm import clean_question
+    from interviewer.grading.llm.grader import clean_question
 
     with pytest.raises(GradingError):
         clean_question(text)

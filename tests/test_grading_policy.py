@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from interviewer.config import Settings
-from interviewer.grading import structured
+from interviewer.grading.llm import structured
+from interviewer.grading.llm.summary import offline_summary, summarize_session
+from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.policy import FallbackGrader, build_grader
-from interviewer.grading.summary import offline_summary, summarize_session
 from interviewer.grading.types import DimensionScore, Grade
-from interviewer.scoring.grader import KeywordGrader
 from tests.fakeserver import GOOD_ANSWER, MODEL, FakeServer, fake_server_fixture, kv_request  # noqa: F401
 
 
@@ -57,7 +57,7 @@ def test_empty_answer_is_not_sent_to_the_model(fake_server: FakeServer, mini_cas
 
 
 def test_long_answers_are_clipped_for_the_model_and_flagged(fake_server: FakeServer, mini_case, rubric) -> None:
-    from interviewer.grading.llm import MAX_ANSWER_CHARS
+    from interviewer.grading.llm.grader import MAX_ANSWER_CHARS
 
     answer = (GOOD_ANSWER + " ") * (MAX_ANSWER_CHARS // len(GOOD_ANSWER) + 2)
     grade = build_grader(Settings(base_url=fake_server.url)).grade(kv_request(mini_case, rubric, answer=answer))

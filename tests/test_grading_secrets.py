@@ -16,9 +16,9 @@ from pydantic import SecretStr
 
 from interviewer.cli import main
 from interviewer.config import Settings
-from interviewer.grading import structured
+from interviewer.grading.llm import structured
+from interviewer.grading.llm.summary import summarize_session
 from interviewer.grading.policy import build_grader
-from interviewer.grading.summary import summarize_session
 from tests.fakeserver import FakeServer, closed_port, fake_server_fixture, kv_request  # noqa: F401
 
 KEY = "sk-test-SECRET-123"

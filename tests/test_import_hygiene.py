@@ -18,7 +18,7 @@ CORE = [
     "interviewer.progress",
     "interviewer.estimators",
     "interviewer.followup",
-    "interviewer.scoring.grader",
+    "interviewer.grading.offline.grader",
     "interviewer.grading.policy",
 ]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from interviewer.content.loader import load_case, load_rubric
-from interviewer.scoring.evaluation import (
+from interviewer.grading.offline.evaluation import (
     LABEL_LEVELS,
     Graded,
     average_ranks,

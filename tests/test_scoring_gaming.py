@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from interviewer.content.schema import Misconception
-from interviewer.scoring.gaming import MisconceptionFinder, is_keyword_list
-from interviewer.scoring.injection import detect_injection
-from interviewer.scoring.text import analyse, fold
+from interviewer.grading.offline.gaming import MisconceptionFinder, is_keyword_list
+from interviewer.grading.offline.injection import detect_injection
+from interviewer.grading.offline.text import analyse, fold
 
 
 def keyword_list(text: str) -> bool:

@@ -13,6 +13,8 @@ import yaml
 from interviewer.content.loader import load_case, load_rubric
 from interviewer.content.schema import DIMENSIONS, Case, Question, Rubric
 from interviewer.followup import choose_probe
+from interviewer.grading.offline.compiled import compiled_question
+from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.types import (
     FLAG_EMPTY,
     FLAG_INJECTION,
@@ -24,8 +26,6 @@ from interviewer.grading.types import (
     GradeRequest,
     overall_from,
 )
-from interviewer.scoring.compiled import compiled_question
-from interviewer.scoring.grader import KeywordGrader
 from tests.conftest import FIXTURES, REPO
 
 SCORING = FIXTURES / "scoring"
@@ -213,6 +213,6 @@ def test_compiled_matchers_are_cached_per_question(case: Case) -> None:
 
 
 def test_scorer_imports_neither_textual_nor_openai() -> None:
-    code = "import sys, interviewer.scoring.grader; print(' '.join(sorted(sys.modules)))"
+    code = "import sys, interviewer.grading.offline.grader; print(' '.join(sorted(sys.modules)))"
     mods = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     assert not {m for m in mods if m.split(".")[0] in ("textual", "openai")}

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from interviewer.content.loader import load_case, load_rubric
 from interviewer.content.schema import DIMENSIONS
+from interviewer.grading.offline.grader import KeywordGrader
+from interviewer.grading.offline.injection import detect_injection
+from interviewer.grading.offline.text import MAX_CHARS
 from interviewer.grading.types import Grade, GradeRequest
-from interviewer.scoring.grader import KeywordGrader
-from interviewer.scoring.injection import detect_injection
-from interviewer.scoring.text import MAX_CHARS
 from tests.conftest import FIXTURES, REPO
 
 CASE = load_case(FIXTURES / "scoring" / "case.yaml")

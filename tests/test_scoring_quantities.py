@@ -7,7 +7,7 @@ import math
 import pytest
 
 from interviewer.content.schema import Quantity
-from interviewer.scoring.quantities import (
+from interviewer.grading.offline.quantities import (
     Figure,
     accepts,
     check,
@@ -15,7 +15,7 @@ from interviewer.scoring.quantities import (
     extract,
     parse_unit,
 )
-from interviewer.scoring.text import analyse, fold
+from interviewer.grading.offline.text import analyse, fold
 
 
 def figures(text: str) -> list[Figure]:
@@ -265,7 +265,7 @@ def test_own_per_gpu_is_not_evidence_against_a_figure() -> None:
 
 
 def test_restating_the_prompt_is_never_wrong() -> None:
-    from interviewer.scoring.quantities import compile_givens
+    from interviewer.grading.offline.quantities import compile_givens
 
     prompt = "Each GPU has 80 GB and the budget is 20 ms."
     givens = compile_givens(prompt, analyse(prompt, fold(prompt)))

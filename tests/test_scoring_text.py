@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.scoring.concepts import Hit, compile_alias, is_acronym, match_alias
-from interviewer.scoring.text import analyse, bound, fold, is_claim, split_spans
+from interviewer.grading.offline.concepts import Hit, compile_alias, is_acronym, match_alias
+from interviewer.grading.offline.text import analyse, bound, fold, is_claim, split_spans
 
 
 def find(alias: str, text: str) -> Hit | None:

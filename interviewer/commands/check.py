@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def check(args: argparse.Namespace) -> int:
     from interviewer.config import load_settings
-    from interviewer.grading.check import NOT_CONFIGURED, run_check
+    from interviewer.grading.llm.check import NOT_CONFIGURED, run_check
 
     settings = load_settings(args)
     if not settings.base_url:

@@ -25,7 +25,7 @@ from interviewer.grading.errors import CallbackFailed, safe_url, scrub
 from interviewer.grading.types import FLAG_EMPTY, ChunkCallback, Grade, Grader, GradeRequest, GraderName, GradingError
 
 if TYPE_CHECKING:
-    from interviewer.grading.llm import LLMGrader
+    from interviewer.grading.llm.grader import LLMGrader
 
 log = logging.getLogger("interviewer.grading")
 
@@ -60,12 +60,12 @@ class FallbackGrader:
         self.follow_ups = follow_ups
         """Fill ``Grade.follow_up`` (chosen by ``choose_probe``, worded by the model when online)."""
         if offline is None:
-            from interviewer.scoring.grader import KeywordGrader
+            from interviewer.grading.offline.grader import KeywordGrader
 
             offline = KeywordGrader()
         self._offline = offline
         if llm is None and self.online:
-            from interviewer.grading.llm import LLMGrader
+            from interviewer.grading.llm.grader import LLMGrader
 
             llm = LLMGrader(settings)
         self._llm = llm if self.online else None

@@ -27,12 +27,12 @@ from interviewer.grading.types import Grader, GradeRequest
 from interviewer.session import Session, SessionError
 from interviewer.transcripts import Turn
 from interviewer.tui.formatting import first_line
-from interviewer.tui.grading import grade_jobs, in_daemon_thread
 from interviewer.tui.messages import GradeChunk, GradeDone, GradeFailed, GradeStarted
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.widgets.conversation import Conversation, conversation_entries
 from interviewer.tui.widgets.countdown import Countdown
 from interviewer.tui.widgets.feedback import FeedbackPanel
+from interviewer.tui.workers import grade_jobs, in_daemon_thread
 
 TICK_SECONDS = 1.0
 CHECKPOINT_EVERY_TICKS = 10

@@ -19,10 +19,10 @@ from interviewer.grading.types import Grader
 from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 from interviewer.tui.formatting import overall_content, started_label
-from interviewer.tui.grading import RegradeJob, in_daemon_thread, regrade_saved
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
 from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 from interviewer.tui.widgets.grade_view import GradeView
+from interviewer.tui.workers import RegradeJob, in_daemon_thread, regrade_saved
 
 STATUS_TEXT = {
     "asked": "not answered",

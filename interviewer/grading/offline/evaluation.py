@@ -17,8 +17,8 @@ from pathlib import Path
 import yaml
 
 from interviewer.content.schema import Case, Rubric
+from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.types import Grade, GradeRequest
-from interviewer.scoring.grader import KeywordGrader
 
 LABEL_LEVELS: dict[str, int] = {
     "strong": 4,

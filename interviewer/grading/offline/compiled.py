@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from interviewer.content.schema import DIMENSIONS, Dimension, KeyPoint, Question, Rubric
-from interviewer.scoring.concepts import ConceptIndex, compile_concepts
-from interviewer.scoring.gaming import MisconceptionFinder
-from interviewer.scoring.quantities import Given, Reference, compile_givens, compile_references
-from interviewer.scoring.text import analyse, fold
+from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
+from interviewer.grading.offline.gaming import MisconceptionFinder
+from interviewer.grading.offline.quantities import Given, Reference, compile_givens, compile_references
+from interviewer.grading.offline.text import analyse, fold
 
 CACHE_SIZE = 256
 

@@ -40,8 +40,15 @@ from interviewer.grading.errors import (
     server_message,
     status_reason,
 )
-from interviewer.grading.structured import EndpointMemory, Mode, ModeCache, default_cache, mentions_format, modes_from
-from interviewer.grading.structured import response_format as format_for
+from interviewer.grading.llm.structured import (
+    EndpointMemory,
+    Mode,
+    ModeCache,
+    default_cache,
+    mentions_format,
+    modes_from,
+)
+from interviewer.grading.llm.structured import response_format as format_for
 from interviewer.grading.types import GradingError
 
 if TYPE_CHECKING:

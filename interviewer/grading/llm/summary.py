@@ -105,10 +105,10 @@ def summarize_session(settings: Settings, case_title: str, turns: Sequence[TurnL
 
 
 def _ask_model(settings: Settings, case_title: str, graded: Sequence[TurnLike]) -> tuple[str, str]:
-    from interviewer.grading.client import ChatClient
-    from interviewer.grading.llm import nonce
-    from interviewer.grading.parse import strip_wrappers
-    from interviewer.grading.prompts import summary_messages
+    from interviewer.grading.llm.client import ChatClient
+    from interviewer.grading.llm.grader import nonce
+    from interviewer.grading.llm.parse import strip_wrappers
+    from interviewer.grading.llm.prompts import summary_messages
 
     recent = list(graded)[-MAX_TURNS:]
     averages = _averages(recent)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from interviewer.content.schema import DIMENSIONS, Dimension
-from interviewer.grading.evidence import normalise, quote_in_answer
-from interviewer.grading.parse import LLMReply
+from interviewer.grading.llm.evidence import normalise, quote_in_answer
+from interviewer.grading.llm.parse import LLMReply
 from interviewer.grading.types import (
     FLAG_INJECTION,
     FLAG_KEYWORD_LIST,

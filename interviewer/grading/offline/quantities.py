@@ -45,9 +45,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from interviewer.content.schema import Quantity
+from interviewer.grading.offline.text import Sentence, fold, stem, words
+from interviewer.grading.offline.units import MULTIPLIERS, UNITS, Unit, lookup, singular
 from interviewer.grading.types import NumberCheck, Verdict
-from interviewer.scoring.text import Sentence, fold, stem, words
-from interviewer.scoring.units import MULTIPLIERS, UNITS, Unit, lookup, singular
 
 _NUM = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+"
 _UNIT_ALT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))

@@ -94,8 +94,8 @@ def _tiny_request() -> Any:
 
 def run_check(settings: Settings) -> CheckResult:
     """Probe the endpoint.  Never raises for endpoint problems: they end up in ``reason``."""
-    from interviewer.grading.client import ChatClient
-    from interviewer.grading.llm import LLMGrader
+    from interviewer.grading.llm.client import ChatClient
+    from interviewer.grading.llm.grader import LLMGrader
 
     if not settings.base_url:
         return CheckResult(base_url="", reason=NOT_CONFIGURED)

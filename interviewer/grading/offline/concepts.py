@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from interviewer.scoring.text import Sentence, fold, stem, tokens_of, words
+from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of, words
 
 _PIECE = re.compile(r"[^\W_]+|[^\w\s\-]")
 _SEP = r"[\s\-_]*"

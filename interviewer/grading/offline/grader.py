@@ -1,6 +1,6 @@
 """The offline keyword grader: the fallback behind every grade, so it has to be fair on its own.
 
-It combines the pieces of ``interviewer.scoring``: sentences and claims
+It combines the pieces of ``interviewer.grading.offline``: sentences and claims
 (``text``), key-point matching (``concepts``), figures and their checks
 (``quantities``), keyword lists and misconceptions (``gaming``) and text aimed
 at the grader (``injection``), then turns them into levels (``levels``) and
@@ -22,6 +22,20 @@ from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
 from interviewer.followup import choose_probe
+from interviewer.grading.offline.compiled import (
+    CompiledQuestion,
+    CompiledRubric,
+    compiled_question,
+    compiled_rubric,
+    cue_key,
+)
+from interviewer.grading.offline.concepts import Hit
+from interviewer.grading.offline.feedback import DimensionNotes, compose
+from interviewer.grading.offline.gaming import MisconceptionHit, is_keyword_list
+from interviewer.grading.offline.injection import injection_spans
+from interviewer.grading.offline.levels import NumberStats, concept_level, numbers_level
+from interviewer.grading.offline.quantities import Checked, check, extract, has_estimate, number_checks
+from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet
 from interviewer.grading.types import (
     FLAG_EMPTY,
     FLAG_INJECTION,
@@ -36,20 +50,6 @@ from interviewer.grading.types import (
     GraderName,
     overall_from,
 )
-from interviewer.scoring.compiled import (
-    CompiledQuestion,
-    CompiledRubric,
-    compiled_question,
-    compiled_rubric,
-    cue_key,
-)
-from interviewer.scoring.concepts import Hit
-from interviewer.scoring.feedback import DimensionNotes, compose
-from interviewer.scoring.gaming import MisconceptionHit, is_keyword_list
-from interviewer.scoring.injection import injection_spans
-from interviewer.scoring.levels import NumberStats, concept_level, numbers_level
-from interviewer.scoring.quantities import Checked, check, extract, has_estimate, number_checks
-from interviewer.scoring.text import Sentence, analyse, bound, fold, snippet
 
 MAX_EVIDENCE = 6
 """Evidence spans kept per dimension: enough to justify the score, short enough to read."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from interviewer.scoring.text import fold, words
+from interviewer.grading.offline.text import fold, words
 
 MAX_SCAN_CHARS = 50_000
 """Longer input is scanned only this far.  Answers are capped at 20,000 characters before grading, and this

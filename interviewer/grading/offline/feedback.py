@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Dimension, Rubric
-from interviewer.scoring.text import MAX_CHARS, words
+from interviewer.grading.offline.text import MAX_CHARS, words
 
 MAX_LISTED = 4
 

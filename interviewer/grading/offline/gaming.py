@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from interviewer.content.schema import Misconception
-from interviewer.scoring.concepts import NEGATIONS, ConceptIndex, Hit, compile_concepts
-from interviewer.scoring.text import Sentence, tokens_of
+from interviewer.grading.offline.concepts import NEGATIONS, ConceptIndex, Hit, compile_concepts
+from interviewer.grading.offline.text import Sentence, tokens_of
 
 KEYWORD_LIST_CLAIM_SHARE = 0.4
 """Below this share of words in claim sentences, with enough bare terms, the answer is a keyword list."""
