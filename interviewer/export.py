@@ -10,7 +10,7 @@ import re
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.grading.types import Grade
-from interviewer.report import build_report, dimension_title
+from interviewer.report import Report, build_report, dimension_title
 from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, Turn
 
@@ -34,8 +34,7 @@ def grade_markdown(grade: Grade) -> list[str]:
     lines = [f"**Grade: {grade.overall}/100** ({_grader_label(grade)})", ""]
     lines.append("| Dimension | Score | Evidence | Missing |")
     lines.append("|---|---|---|---|")
-    for dim in DIMENSIONS:
-        d = grade.dimensions[dim]
+    for dim, d in grade.scored():
         evidence = "; ".join(f"“{_cell(e)}”" for e in d.evidence[:3]) or "-"
         missing = "; ".join(_cell(m) for m in d.missing) or "-"
         lines.append(
@@ -85,6 +84,21 @@ def _turn_markdown(turn: Turn) -> list[str]:
     return lines
 
 
+def _scores_table(report: Report) -> list[str]:
+    """Every question's scores per dimension and overall, main answers and follow-ups apart."""
+    rows = [(q.question_id, "main", q.main) for q in report.questions if q.main]
+    rows += [(q.question_id, f"follow-up (turn {f.turn_id})", f) for q in report.questions for f in q.follow_ups]
+    if not rows:
+        return []
+    head = " | ".join(DIMENSION_TITLES[d] for d in DIMENSIONS)
+    out = ["## Scores per question", "", f"| Question | Answer | {head} | Overall |", "|---|---|" + "---|" * 5]
+    for qid, label, score in rows:
+        assert score is not None
+        cells = " | ".join(str(score.scores[d]) if d in score.scores else "-" for d in DIMENSIONS)
+        out.append(f"| {_cell(qid)} | {label} | {cells} | {score.overall} |")
+    return [*out, ""]
+
+
 def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
     report = build_report(transcript, case)
     status = "finished" if transcript.status == "finished" else "unfinished"
@@ -97,6 +111,8 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
         "",
         f"- Overall: {report.overall if report.overall is not None else 'n/a'}/100"
         f" over {report.answered} answers ({report.skipped} skipped)",
+        f"- Follow-ups: {report.follow_up_overall if report.follow_up_overall is not None else 'n/a'}/100",
+        f"- How the overall is made: {report.overall_rule}",
         f"- Strongest: {dimension_title(report.strongest)} · Weakest: {dimension_title(report.weakest)}",
         f"- Graded by: {', '.join(report.graders) or 'nobody yet'}",
         "",
@@ -113,6 +129,7 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
         ],
         "",
     ]
+    out += _scores_table(report)
     if report.fallbacks:
         out += ["Fallbacks to offline scoring:", *[f"- {r}" for r in report.fallbacks], ""]
     if transcript.summary:

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from interviewer.content.schema import Case, Rubric
+from interviewer.content.schema import Case, Question, Rubric
 from interviewer.grading.types import Grade, Grader, GradeRequest
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 
 
 def request_for_turn(transcript: Transcript, turn: Turn, case: Case, rubric: Rubric) -> GradeRequest:
-    """The GradeRequest for one answered turn, with earlier answers on the same question as history."""
+    """The GradeRequest for one answered turn, with earlier answers on the same question as history.
+
+    A follow-up is graded against its own key points (``Probe.question``), with
+    the question it follows as context.
+    """
     question = case.question(turn.question_id)
     if question is None:
         raise KeyError(turn.question_id)
@@ -23,9 +27,29 @@ def request_for_turn(transcript: Transcript, turn: Turn, case: Case, rubric: Rub
         for t in transcript.turns
         if t.question_id == turn.question_id and t.id < turn.id and t.answer
     )
+    target, parent = question, None
+    if turn.kind == "follow_up":
+        target, parent = follow_up_target(question, turn), question
     return GradeRequest(
-        case=case, rubric=rubric, question=question, answer=turn.answer or "", prompt=turn.prompt, history=history
+        case=case,
+        rubric=rubric,
+        question=target,
+        parent=parent,
+        answer=turn.answer or "",
+        prompt=turn.prompt,
+        history=history,
     )
+
+
+def follow_up_target(question: Question, turn: Turn) -> Question:
+    """What a follow-up turn is graded against.  Old transcripts (no number saved) find it by its prompt."""
+    number = turn.follow_up
+    if number is None:
+        number = next((n for n, f in enumerate(question.follow_ups, 1) if f.prompt == turn.prompt), None)
+    if number is not None and 1 <= number <= len(question.follow_ups):
+        return question.follow_up_question(number)
+    dimension = next((d for d in question.dimensions if d == turn.probe_dimension), "mechanism")
+    return question.probe_question(dimension, turn.probe_point, turn.prompt)
 
 
 def regrade(

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
-from interviewer.transcripts import Transcript
+from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case, Dimension
+from interviewer.grading.types import Grade
+from interviewer.transcripts import Transcript, Turn
+
+OVERALL_RULE = (
+    "Overall is the mean of your main answers' grades. Each follow-up is graded on its own key points "
+    "(only the dimensions it probes) and is shown apart; it does not change the overall."
+)
 
 
 @dataclass(frozen=True)
@@ -25,11 +31,25 @@ class PhaseTime:
 
 
 @dataclass(frozen=True)
+class TurnScore:
+    """One graded answer's scores, for the per-question table."""
+
+    turn_id: int
+    kind: str
+    prompt: str
+    overall: int
+    scores: dict[Dimension, int]
+
+
+@dataclass(frozen=True)
 class QuestionReview:
     question_id: str
     prompt: str
     outline: list[str]
     missed: list[str]
+    main: TurnScore | None = None
+    """The main answer's grade, if graded."""
+    follow_ups: list[TurnScore] = field(default_factory=list)
 
 
 @dataclass
@@ -47,6 +67,9 @@ class Report:
     questions: list[QuestionReview] = field(default_factory=list)
     graders: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
+    follow_up_overall: int | None = None
+    """Mean overall of the graded follow-up answers, shown apart from ``overall``."""
+    overall_rule: str = OVERALL_RULE
 
     def average_label(self, dim: str) -> str:
         value = self.averages.get(dim)
@@ -56,9 +79,10 @@ class Report:
 def build_report(transcript: Transcript, case: Case | None) -> Report:
     """Summarise a transcript.  ``case`` supplies outlines; without it they are left out."""
     graded = [t for t in transcript.turns if t.grade is not None]
+    main = [t for t in graded if t.kind == "question"]
     averages: dict[str, float | None] = {}
     for dim in DIMENSIONS:
-        scores = [t.grade.dimensions[dim].score for t in graded if t.grade]
+        scores = [t.grade.dimensions[dim].score for t in main if t.grade and dim in t.grade.dimensions]
         averages[dim] = sum(scores) / len(scores) if scores else None
     known = {d: v for d, v in averages.items() if v is not None}
     strongest = max(known, key=lambda d: (known[d], -DIMENSIONS.index(d))) if known else None
@@ -78,18 +102,21 @@ def build_report(transcript: Transcript, case: Case | None) -> Report:
         question = case.question(qid) if case else None
         missed: list[str] | None = None
         for t in turns:
-            if t.grade:
-                here = [m for d in DIMENSIONS for m in t.grade.dimensions[d].missing]
-                # A point counts as missed only if no answer on this question made it.
+            if t.grade and t.kind == "question":
+                here = [m for _, d in t.grade.scored() for m in d.missing]
                 missed = here if missed is None else [m for m in missed if m in here]
+        main_scores = [turn_score(t) for t in turns if t.kind == "question" and t.grade]
         questions.append(
             QuestionReview(
                 question_id=qid,
                 prompt=question.prompt if question else turns[0].prompt,
                 outline=list(question.outline) if question else [],
                 missed=list(dict.fromkeys(missed or [])),
+                main=main_scores[-1] if main_scores else None,
+                follow_ups=[turn_score(t) for t in turns if t.kind == "follow_up" and t.grade],
             )
         )
+    follow_grades = [t.grade.overall for t in graded if t.kind == "follow_up" and t.grade]
 
     graders = sorted({t.grade.grader for t in graded if t.grade})
     fallbacks = list(dict.fromkeys(t.grade.fallback_reason for t in graded if t.grade and t.grade.fallback_reason))
@@ -106,6 +133,19 @@ def build_report(transcript: Transcript, case: Case | None) -> Report:
         questions=questions,
         graders=graders,
         fallbacks=fallbacks,
+        follow_up_overall=round(sum(follow_grades) / len(follow_grades)) if follow_grades else None,
+    )
+
+
+def turn_score(turn: Turn) -> TurnScore:
+    grade: Grade | None = turn.grade
+    assert grade is not None
+    return TurnScore(
+        turn_id=turn.id,
+        kind=turn.kind,
+        prompt=turn.prompt,
+        overall=grade.overall,
+        scores={d: s.score for d, s in grade.scored()},
     )
 
 

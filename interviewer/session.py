@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from interviewer.content.schema import Case, Phase, Question, Rubric
+from interviewer.followup import Probe, choose_probe
 from interviewer.grading.types import Grade, GradeRequest
 from interviewer.regrade import request_for_turn
-from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn, new_id, now_iso
+from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn, TurnKind, new_id, now_iso
 
 Clock = Callable[[], float]
 """Monotonic seconds.  Tests pass a fake; ``--minutes`` scales budgets, not the clock."""
@@ -224,8 +225,30 @@ class Session:
         self._save()
         return self.grade_request(turn)
 
-    def record_grade(self, turn_id: int, grade: Grade) -> Turn | None:
-        """Attach a grade; ask a follow-up or move on.  Returns the next turn to show, if any."""
+    def probe_for(self, turn_id: int, grade: Grade) -> Probe | None:
+        """The follow-up this grade would lead to, or None: the one place the next question is decided.
+
+        Pure (changes nothing), so a grading worker may call it to have the
+        model word the probe before handing the grade back to ``record_grade``,
+        which makes the same decision.
+        """
+        turn = self._turn(turn_id)
+        if turn.kind != "question":
+            return None
+        follow_ups = sum(
+            1 for t in self.transcript.turns if t.question_id == turn.question_id and t.kind == "follow_up"
+        )
+        if follow_ups >= MAX_FOLLOW_UPS or self.phase_record.id in self.expired_phases:
+            return None
+        asked = [t.prompt for t in self.transcript.turns if t.question_id == turn.question_id]
+        return choose_probe(self.question_for(turn), grade, asked)
+
+    def record_grade(self, turn_id: int, grade: Grade, wording: str | None = None) -> Turn | None:
+        """Attach a grade; ask a follow-up or move on.  Returns the next turn to show, if any.
+
+        ``wording`` is the model's phrasing of ``probe_for(turn_id, grade)``;
+        without it the scripted text is asked.
+        """
         turn = self._turn(turn_id)
         if turn.grade is not None:
             turn.previous_grades.append(turn.grade)
@@ -234,14 +257,9 @@ class Session:
         if self.pending_grades() or self.current_turn is not None or self.finished:
             self._save()
             return self.current_turn
-        follow_ups = sum(
-            1 for t in self.transcript.turns if t.question_id == turn.question_id and t.kind == "follow_up"
-        )
-        phase_over = self.phase_record.id in self.expired_phases
-        if grade.follow_up and follow_ups < MAX_FOLLOW_UPS and not phase_over:
-            self._ask(
-                self.question_for(turn), kind="follow_up", prompt=grade.follow_up, probe=grade.follow_up_dimension
-            )
+        probe = self.probe_for(turn_id, grade)
+        if probe is not None:
+            self._ask(self.question_for(turn), kind="follow_up", prompt=wording or probe.scripted, probe=probe)
         else:
             self._advance()
         self._save()
@@ -341,16 +359,18 @@ class Session:
         raise SessionError(f"no turn {turn_id}")
 
     def _ask(
-        self, question: Question, *, kind: str = "question", prompt: str | None = None, probe: str | None = None
+        self, question: Question, *, kind: TurnKind = "question", prompt: str | None = None, probe: Probe | None = None
     ) -> None:
         self.transcript.turns.append(
             Turn(
                 id=len(self.transcript.turns) + 1,
                 phase_id=self.phase.id,
                 question_id=question.id,
-                kind=kind,  # type: ignore[arg-type]
+                kind=kind,
                 prompt=prompt or question.prompt,
-                probe_dimension=probe,
+                probe_dimension=probe.dimension if probe else None,
+                follow_up=probe.number if probe else None,
+                probe_point=probe.missed_point if probe and probe.number is None else None,
                 asked_at=self.elapsed(),
             )
         )

@@ -40,6 +40,10 @@ class Turn(BaseModel):
     prompt: str
     probe_dimension: str | None = None
     """For a follow-up: the dimension it probes."""
+    follow_up: int | None = None
+    """For a scripted follow-up: its 1-based number in the question's ``follow_ups``."""
+    probe_point: str | None = None
+    """For a follow-up built from a missed key point: that point's heading."""
     asked_at: float
     """Active seconds since the session started when the prompt was shown."""
     answered_at: float | None = None
@@ -91,7 +95,8 @@ class Transcript(BaseModel):
 
     @property
     def overall(self) -> int | None:
-        grades = [t.grade.overall for t in self.graded_turns() if t.grade]
+        """Mean of the main answers' grades; follow-ups are graded on their own and reported apart."""
+        grades = [t.grade.overall for t in self.graded_turns() if t.grade and t.kind == "question"]
         return round(sum(grades) / len(grades)) if grades else None
 
     @property

@@ -18,7 +18,8 @@ rubric = load_rubric(root / "rubrics" / "ai-infra.yaml")
 store = TranscriptStore(Path(sys.argv[1]))
 stall_after = int(sys.argv[2]) if len(sys.argv) > 2 else None
 """When given, stop after this many answers as if the grader hung, so the kill lands mid-session."""
-grade = Grade(grader="keyword", overall=50, dimensions={d: DimensionScore(score=2) for d in DIMENSIONS})
+grade = Grade(grader="keyword", overall=100, dimensions={d: DimensionScore(score=4) for d in DIMENSIONS})
+"""Complete, so the session asks no follow-ups and moves straight on."""
 n = 0
 while True:
     session = Session.start(case, rubric, store)

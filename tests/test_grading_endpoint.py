@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from interviewer.config import Settings
+from interviewer.followup import Probe, choose_probe
 from interviewer.grading.llm import structured
 from interviewer.grading.policy import FallbackGrader
 from interviewer.grading.types import Grade
@@ -181,7 +182,7 @@ def test_lm_studio_quirk_steps_down_to_plain_text_and_is_remembered(
     grade, _ = grade_with(fake_server, mini_case, rubric, "lmstudio")
     assert grade.grader == "llm"
     assert _formats(fake_server)[0] is None
-    assert len(fake_server.chat_requests()) == 2, "one grading call and one follow-up wording call"
+    assert len(fake_server.chat_requests()) == 1, "grading is one call; wording a follow-up is the session's call"
 
 
 def test_llama_cpp_python_500_on_json_schema_steps_down(fake_server, mini_case, rubric) -> None:
@@ -372,26 +373,63 @@ def test_missing_points_from_the_model_must_be_real_headings(fake_server, mini_c
 # --------------------------------------------------------------------------- follow-ups
 
 
+def _word(server: FakeServer, case, rubric, *script: str) -> tuple[Grade, str, Probe]:
+    """Grade, let the session's chooser pick the probe, then have the policy word it."""
+    server.script = list(script)
+    grader = FallbackGrader(settings_for(server), offline=FixedGrader())
+    request = kv_request(case, rubric)
+    grade = grader.grade(request)
+    probe = choose_probe(request.question, grade, [request.asked])
+    assert probe is not None
+    return grade, grader.word(request, grade, probe), probe
+
+
 def test_model_words_the_probe_the_code_chose(fake_server, mini_case, rubric) -> None:
-    grade, _ = grade_with(fake_server, mini_case, rubric, "good", "good")
-    assert grade.follow_up == fake_server.follow_up_text
-    assert grade.follow_up_dimension == "failure_modes", "the weakest dimension (score 2) is probed"
+    _grade, text, probe = _word(fake_server, mini_case, rubric, "good", "good")
+    assert text == fake_server.follow_up_text
+    assert probe.dimension == "failure_modes", "the weakest dimension (score 2) is probed"
     wording = fake_server.chat_requests()[1].body
     assert "response_format" not in wording
     assert "Failure modes" in wording["messages"][-1]["content"]
 
 
 def test_follow_up_wording_failure_uses_the_scripted_text(fake_server, mini_case, rubric) -> None:
-    grade, _ = grade_with(fake_server, mini_case, rubric, "good", "500")
+    grade, text, _ = _word(fake_server, mini_case, rubric, "good", "500")
     assert grade.grader == "llm" and grade.fallback_reason is None
-    assert grade.follow_up == "What happens when the cache no longer fits?"
+    assert text == "What happens when the cache no longer fits?"
 
 
 def test_fallback_grade_uses_the_scripted_follow_up_without_asking_the_model(fake_server, mini_case, rubric) -> None:
-    grade, _ = grade_with(fake_server, mini_case, rubric, "500")
+    grade, text, _ = _word(fake_server, mini_case, rubric, "500")
     assert grade.grader == "keyword"
-    assert grade.follow_up == "How much is that for a 4,096-token context?"
+    assert text == "How much is that for a 4,096-token context?"
     assert len(fake_server.chat_requests()) == 1
+
+
+def test_regrading_a_session_makes_one_call_per_answer(fake_server, mini_case, rubric, transcripts_dir) -> None:
+    """Regrading never words follow-ups: a 12-answer session costs exactly 12 model calls."""
+    from interviewer.regrade import regrade
+    from interviewer.session import Session
+    from interviewer.transcripts import TranscriptStore
+
+    store = TranscriptStore(transcripts_dir)
+    offline = FixedGrader()
+    ids: list[str] = []
+    answered = 0
+    while answered < 12:
+        session = Session.start(mini_case, rubric, store)
+        ids.append(session.transcript.id)
+        while answered < 12 and (turn := session.current_turn) is not None:
+            request = session.submit(f"answer {answered}")
+            session.record_grade(turn.id, offline.grade(request))
+            answered += 1
+    transcripts = [store.load(i) for i in ids]
+    assert sum(1 for t in transcripts for turn in t.turns if turn.answer) == 12
+    fake_server.requests.clear()
+    grader = FallbackGrader(settings_for(fake_server), offline=FixedGrader())
+    regraded = sum(regrade(t, mini_case, rubric, grader, store) for t in transcripts)
+    assert regraded == 12
+    assert len(fake_server.chat_requests()) == 12
 
 
 # --------------------------------------------------------------------------- policy edges

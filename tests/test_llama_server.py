@@ -99,7 +99,7 @@ def test_regrade(llama_server: str, mini_case, rubric, transcripts_dir: Path) ->
     turn = session.current_turn
     assert turn is not None
     request = session.submit(GOOD_ANSWER)
-    session.record_grade(turn.id, KeywordGrader().grade(request).model_copy(update={"follow_up": None}))
+    session.record_grade(turn.id, KeywordGrader().grade(request))
     session.checkpoint()
 
     result = run_cli(
@@ -121,6 +121,7 @@ def test_regrade(llama_server: str, mini_case, rubric, transcripts_dir: Path) ->
 
 def test_streaming_and_injection_through_the_api(llama_server: str, mini_case, rubric) -> None:
     from interviewer.config import Settings
+    from interviewer.followup import choose_probe
     from interviewer.grading.offline.grader import KeywordGrader
     from interviewer.grading.policy import build_grader
 
@@ -136,4 +137,7 @@ def test_streaming_and_injection_through_the_api(llama_server: str, mini_case, r
         assert "injection" in grade.flags
         for dim, score in grade.dimensions.items():
             assert score.score <= offline.dimensions[dim].score + 1
-    assert grade.follow_up, "a follow-up is always worded, by the model or from the script"
+    probe = choose_probe(request.question, grade, [request.asked])
+    assert probe is not None
+    wording = grader.word(request, grade, probe)
+    assert wording.endswith("?"), "a follow-up is always worded, by the model or from the script"

@@ -21,13 +21,19 @@ class FakeClock:
         self.now += seconds
 
 
-def grade(score: int = 2, follow_up: str | None = "Tell me more about the numbers.") -> Grade:
+NUMBERS_FOLLOW_UP = "How much is that for a 4,096-token context?"
+"""The mini case's scripted follow-up for numbers (kv-size, follow-up 1)."""
+
+
+def grade(score: int = 2, follow_up: bool = True) -> Grade:
+    """A grade whose weakest dimension is numbers, so the session probes it; ``follow_up=False``: nothing to probe."""
+    if not follow_up:  # every dimension at 4 with nothing missed: a real interviewer moves on
+        return Grade(grader="keyword", overall=score * 25, dimensions={d: DimensionScore(score=4) for d in DIMENSIONS})
+    scores = {d: score for d in DIMENSIONS} | {"numbers": max(0, score - 1)}
     return Grade(
         grader="keyword",
         overall=score * 25,
-        dimensions={d: DimensionScore(score=score, missing=[f"missing {d}"]) for d in DIMENSIONS},
-        follow_up=follow_up,
-        follow_up_dimension="numbers" if follow_up else None,
+        dimensions={d: DimensionScore(score=scores[d], missing=[f"missing {d}"]) for d in DIMENSIONS},
     )
 
 
@@ -56,7 +62,8 @@ def test_follow_up_then_next_question(mini_case, rubric, clock, store) -> None:
     s.submit("first answer")
     nxt = s.record_grade(1, grade())
     assert nxt is not None and nxt.kind == "follow_up"
-    assert nxt.prompt == "Tell me more about the numbers."
+    assert nxt.prompt == NUMBERS_FOLLOW_UP
+    assert (nxt.follow_up, nxt.probe_dimension) == (1, "numbers")
     s.submit("follow-up answer")
     nxt = s.record_grade(2, grade())
     assert nxt is not None and nxt.kind == "question" and nxt.question_id == "allreduce"
@@ -70,7 +77,35 @@ def test_follow_up_history_is_sent_to_grader(mini_case, rubric, clock, store) ->
     s.record_grade(1, grade())
     request = s.submit("second answer")
     assert request.history == ((mini_case.question("kv-size").prompt, "first answer"),)
-    assert request.asked == "Tell me more about the numbers."
+    assert request.asked == NUMBERS_FOLLOW_UP
+
+
+def test_follow_up_is_graded_against_its_own_key_points(mini_case, rubric, clock, store) -> None:
+    s = Session.start(mini_case, rubric, store, clock=clock)
+    s.submit("first answer")
+    s.record_grade(1, grade())
+    request = s.submit("About 1.34 GB for 4,096 tokens.")
+    assert request.parent is mini_case.question("kv-size")
+    assert request.question.id == "kv-size.follow-up-1"
+    assert request.question.dimensions == ("numbers",)
+
+
+def test_the_model_only_words_the_probe_the_session_chose(mini_case, rubric, clock, store) -> None:
+    s = Session.start(mini_case, rubric, store, clock=clock)
+    s.submit("first answer")
+    probe = s.probe_for(1, grade())
+    assert probe is not None and probe.number == 1 and probe.dimension == "numbers"
+    nxt = s.record_grade(1, grade(), wording="And for a 4k context, how big is it?")
+    assert nxt is not None and nxt.prompt == "And for a 4k context, how big is it?"
+    assert nxt.follow_up == 1, "the wording changes, the probe does not"
+    assert s.probe_for(nxt.id, grade()) is None, "one follow-up per question, none after a follow-up"
+
+
+def test_a_complete_answer_gets_no_follow_up(mini_case, rubric, clock, store) -> None:
+    s = Session.start(mini_case, rubric, store, clock=clock)
+    s.submit("first answer")
+    nxt = s.record_grade(1, grade(4, follow_up=False))
+    assert nxt is not None and nxt.kind == "question" and nxt.question_id == "allreduce"
 
 
 def test_countdowns_and_minutes_scaling(mini_case, rubric, clock, store) -> None:
@@ -156,7 +191,7 @@ def test_resume_keeps_clock_and_regrades_pending(mini_case, rubric, clock, store
     assert [t.answer for t in resumed.pending_grades()] == ["saved but never graded"]
     later.advance(3)
     assert resumed.elapsed() == pytest.approx(45)
-    nxt = resumed.record_grade(1, grade(follow_up=None))
+    nxt = resumed.record_grade(1, grade(follow_up=False))
     assert nxt is not None and nxt.question_id == "allreduce"
 
 
@@ -177,13 +212,13 @@ def test_regrade_keeps_previous_grade(mini_case, rubric, clock, store) -> None:
 
     s = Session.start(mini_case, rubric, store, clock=clock)
     s.submit("answer one")
-    s.record_grade(1, grade(1, follow_up=None))
+    s.record_grade(1, grade(1, follow_up=False))
 
     class Scripted:
         name = "keyword"
 
         def grade(self, request, on_chunk=None):
-            return grade(4, follow_up=None)
+            return grade(4, follow_up=False)
 
     n = regrade(s.transcript, mini_case, rubric, Scripted(), store)
     saved = store.load(s.transcript.id)

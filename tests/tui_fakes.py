@@ -25,6 +25,7 @@ from textual.widgets import Static
 from interviewer.config import Settings
 from interviewer.content.loader import Library, load_case, load_rubric
 from interviewer.content.schema import DIMENSIONS
+from interviewer.followup import Probe
 from interviewer.grading.types import ChunkCallback, DimensionScore, Grade, GradeRequest, NumberCheck
 from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn
 from interviewer.tui.app import InterviewerApp, create_app
@@ -62,6 +63,10 @@ class FakeClock:
         self.now += seconds
 
 
+WORDINGS: dict[int, str] = {}
+"""Model wordings of follow-ups, by ``id(grade)``: ``ScriptedGrader.word`` returns them like a model would."""
+
+
 def make_grade(
     overall: int = 55,
     scores: dict[str, int] | None = None,
@@ -77,11 +82,18 @@ def make_grade(
     model: str | None = "fake-model",
     fallback_reason: str | None = None,
 ) -> Grade:
-    """A valid Grade with sensible defaults; every field a test cares about can be set."""
-    scores = scores or {"mechanism": 3, "tradeoff": 2, "numbers": 2, "failure_modes": 1}
+    """A valid Grade with sensible defaults; every field a test cares about can be set.
+
+    ``follow_up`` is how the fake model words the follow-up the session chooses after this grade;
+    ``follow_up_dimension`` makes that dimension the weakest, so the session probes it.
+    """
+    scores = dict(scores or {"mechanism": 3, "tradeoff": 2, "numbers": 2, "failure_modes": 1})
+    if follow_up_dimension is not None:
+        scores = {d: max(1, v) for d, v in scores.items()}
+        scores[follow_up_dimension] = 0
     evidence = evidence or {}
     missing = missing or {}
-    return Grade(
+    grade = Grade(
         grader=grader,  # type: ignore[arg-type]
         fallback_reason=fallback_reason,
         overall=overall,
@@ -92,10 +104,11 @@ def make_grade(
         numbers_checked=list(numbers),
         flags=list(flags),
         feedback=feedback,
-        follow_up=follow_up,
-        follow_up_dimension=follow_up_dimension,  # type: ignore[arg-type]
         model=model if grader == "llm" else None,
     )
+    if follow_up is not None:
+        WORDINGS[id(grade)] = follow_up
+    return grade
 
 
 class ScriptedGrader:
@@ -124,6 +137,10 @@ class ScriptedGrader:
 
     def describe(self) -> str:
         return self.status
+
+    def word(self, request: GradeRequest, grade: Grade, probe: Probe) -> str:
+        """Like the real policy: the model's wording when it has one, else the script's."""
+        return WORDINGS.get(id(grade), probe.scripted)
 
     def grade(self, request: GradeRequest, on_chunk: ChunkCallback | None = None) -> Grade:
         with self._lock:

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from interviewer.content.loader import Library, load_library
 from interviewer.content.schema import Case, Question
-from interviewer.grading.types import Grader
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 from interviewer.transcripts import TranscriptStore
 
 if TYPE_CHECKING:
     from interviewer.config import Settings
+    from interviewer.grading.policy import FallbackGrader
 
 
 def settings_for(args: argparse.Namespace) -> Settings:
@@ -67,7 +67,7 @@ def store_for(args: argparse.Namespace) -> TranscriptStore:
     return TranscriptStore(settings_for(args).transcripts_dir)
 
 
-def grader_for(args: argparse.Namespace) -> Grader:
+def grader_for(args: argparse.Namespace) -> FallbackGrader:
     """The configured grader: the model behind the endpoint with the offline fallback, or offline only."""
     from interviewer.grading.policy import build_grader
 

@@ -14,6 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "score", score, "grade one answer (from --answer-file or stdin)")
     p.add_argument("--case", required=True, metavar="ID", help="case or bank id")
     p.add_argument("--question", required=True, metavar="QID", help="question id within the case")
+    p.add_argument(
+        "--follow-up", type=int, metavar="N", help="grade an answer to the question's N-th scripted follow-up (1-based)"
+    )
     p.add_argument("--answer-file", type=Path, metavar="F", help="file holding the answer; stdin when omitted")
     p.add_argument("--json", action="store_true", help="print the grade as JSON")
 
@@ -42,19 +45,36 @@ def read_answer(path: Path | None) -> str:
 def score(args: argparse.Namespace) -> int:
     from interviewer.commands.common import find_case, find_question, grader_for, load_library_for
     from interviewer.export import grade_markdown
+    from interviewer.followup import choose_probe
     from interviewer.grading.types import GradeRequest
 
     lib = load_library_for(args)
     case = find_case(lib, args.case)
     question = find_question(case, args.question)
+    target, parent = question, None
+    if args.follow_up is not None:
+        count = len(question.follow_ups)
+        if not 1 <= args.follow_up <= count:
+            scripted = f"1 to {count}" if count else "none"
+            raise CommandError(
+                f"--follow-up: {args.follow_up} is out of range for {question.id!r} (scripted follow-ups: {scripted})",
+                code=2,
+            )
+        target, parent = question.follow_up_question(args.follow_up), question
     answer = read_answer(args.answer_file)
     grader = grader_for(args)
-    grade = grader.grade(GradeRequest(case=case, rubric=lib.rubric_for(case), question=question, answer=answer))
+    request = GradeRequest(case=case, rubric=lib.rubric_for(case), question=target, parent=parent, answer=answer)
+    grade = grader.grade(request)
+    # What the session would ask next (it asks one follow-up per question, never one after a follow-up).
+    probe = choose_probe(question, grade, [question.prompt]) if parent is None else None
+    follow_up = grader.word(request, grade, probe) if probe is not None else None
     if args.json:
-        json.dump(grade.model_dump(mode="json"), sys.stdout, indent=2, ensure_ascii=False)
+        out = grade.model_dump(mode="json")
+        out["follow_up"] = follow_up
+        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print("\n".join(grade_markdown(grade)))
-        if grade.follow_up:
-            print(f"\nFollow-up: {grade.follow_up}")
+        if follow_up:
+            print(f"\nFollow-up: {follow_up}")
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 Dimension = Literal["mechanism", "tradeoff", "numbers", "failure_modes"]
 DIMENSIONS: tuple[Dimension, ...] = ("mechanism", "tradeoff", "numbers", "failure_modes")
@@ -153,6 +153,8 @@ class Question(_Strict):
     follow_ups: list[FollowUp] = Field(default_factory=list)
     outline: list[str] = Field(min_length=1)
     """Model-answer outline, shown in review and in the end-of-session report."""
+    _derived: dict[str, Question] = PrivateAttr(default_factory=dict)
+    """Follow-up questions built from this one, kept so the grader's compile cache keeps hitting."""
 
     @field_validator("key_points")
     @classmethod
@@ -164,6 +166,63 @@ class Question(_Strict):
 
     def all_key_points(self) -> list[tuple[Dimension, KeyPoint]]:
         return [(dim, kp) for dim in DIMENSIONS for kp in self.key_points.get(dim, [])]
+
+    @property
+    def dimensions(self) -> tuple[Dimension, ...]:
+        """The dimensions this question is graded on: all four for a question, fewer for a follow-up."""
+        return tuple(d for d in DIMENSIONS if self.key_points.get(d))
+
+    def follow_up_question(self, number: int) -> Question:
+        """The ``number``-th (1-based) scripted follow-up as a question of its own.
+
+        It is graded on its own key points (the parent's for its dimension
+        when it has none), its own reference figures (a follow-up often
+        changes the scenario: 4 GPUs instead of 8, so the parent's figures
+        would judge a right answer wrong), and every misconception of its
+        own and of the parent (a wrong belief stays wrong in a follow-up).
+        Raises ``IndexError`` when there is no such follow-up.
+        """
+        if not 1 <= number <= len(self.follow_ups):
+            raise IndexError(number)
+        key = f"follow-up-{number}"
+        if key not in self._derived:
+            fu = self.follow_ups[number - 1]
+            points = dict(fu.key_points) or {fu.dimension: list(self.key_points[fu.dimension])}
+            self._derived[key] = self._derive(
+                key, fu.prompt, points, list(fu.quantities), [*fu.misconceptions, *self.misconceptions],
+                list(fu.outline),
+            )
+        return self._derived[key]
+
+    def probe_question(self, dimension: Dimension, point: str | None, prompt: str) -> Question:
+        """A follow-up the script does not hold (asking about a missed key point), graded on that point."""
+        points = [kp for kp in self.key_points[dimension] if kp.text == point] or list(self.key_points[dimension])
+        key = f"probe-{dimension}-{point or ''}"
+        if key not in self._derived:
+            self._derived[key] = self._derive(
+                key, prompt, {dimension: points}, list(self.quantities), list(self.misconceptions), []
+            )
+        return self._derived[key]
+
+    def _derive(
+        self,
+        suffix: str,
+        prompt: str,
+        key_points: dict[Dimension, list[KeyPoint]],
+        quantities: list[Quantity],
+        misconceptions: list[Misconception],
+        outline: list[str],
+    ) -> Question:
+        # model_construct: a follow-up legitimately lacks some dimensions, which the validator forbids.
+        return Question.model_construct(
+            id=f"{self.id}.{suffix}",
+            prompt=prompt,
+            key_points=key_points,
+            quantities=quantities,
+            misconceptions=misconceptions,
+            follow_ups=[],
+            outline=outline or list(self.outline),
+        )
 
 
 class Phase(_Strict):

@@ -15,12 +15,12 @@ the LLM grader is imported only when an endpoint is configured.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from interviewer.config import Settings
-from interviewer.followup import Probe, choose_probe
+from interviewer.followup import Probe
 from interviewer.grading.errors import CallbackFailed, safe_url, scrub
 from interviewer.grading.types import FLAG_EMPTY, ChunkCallback, Grade, Grader, GradeRequest, GraderName, GradingError
 
@@ -51,14 +51,11 @@ class FallbackGrader:
         *,
         offline: Grader | None = None,
         llm: LLMGrader | None = None,
-        follow_ups: bool = True,
     ) -> None:
         self.settings = settings
         self.online: bool = settings.online
         """True when an endpoint is configured and ``--offline`` is not set."""
         self.name: GraderName = "llm" if self.online else "keyword"
-        self.follow_ups = follow_ups
-        """Fill ``Grade.follow_up`` (chosen by ``choose_probe``, worded by the model when online)."""
         if offline is None:
             from interviewer.grading.offline.grader import KeywordGrader
 
@@ -101,16 +98,11 @@ class FallbackGrader:
     def grade(self, request: GradeRequest, on_chunk: ChunkCallback | None = None) -> Grade:
         """Grade one answer; always returns a valid Grade unless ``on_chunk`` raises."""
         if self._llm is None:  # offline only: the keyword grader's own preview, if it sends one
-            grade = self._offline.grade(request, on_chunk)
-            return self._with_follow_up(request, grade) if self.follow_ups else grade
+            return _stamped(self._offline.grade(request, on_chunk))
         offline = self._offline.grade(request)  # no preview: the model's feedback is the one to stream
         if not request.answer.strip() or FLAG_EMPTY in offline.flags:
-            grade = offline.model_copy(update={"grader": "keyword", "fallback_reason": EMPTY_REASON})
-        else:
-            grade = self._try_llm(request, offline, on_chunk)
-        if self.follow_ups:
-            grade = self._with_follow_up(request, grade)
-        return grade
+            return _stamped(offline.model_copy(update={"grader": "keyword", "fallback_reason": EMPTY_REASON}))
+        return _stamped(self._try_llm(request, offline, on_chunk))
 
     def _try_llm(self, request: GradeRequest, offline: Grade, on_chunk: ChunkCallback | None) -> Grade:
         assert self._llm is not None
@@ -128,14 +120,12 @@ class FallbackGrader:
 
     # ------------------------------------------------------------------ follow-ups
 
-    def probe(self, request: GradeRequest, grade: Grade) -> Probe | None:
-        """What the next follow-up should probe; the code decides, never the model."""
-        return choose_probe(request.question, grade, _already_asked(request))
+    def word(self, request: GradeRequest, grade: Grade, probe: Probe) -> str:
+        """The wording of a follow-up the session chose: the model's when it graded the answer, else the script's.
 
-    def word_follow_up(self, request: GradeRequest, grade: Grade, probe: Probe) -> str:
-        """The model's wording of ``probe`` when it graded this answer; the scripted text otherwise.
-
-        A wording failure never affects the grade: the scripted text is used.
+        Only the session decides what to probe (``interviewer.followup``); this
+        only phrases it.  A wording failure never affects anything: the
+        scripted text is used.  Regrading never calls this.
         """
         if self._llm is None or grade.grader != "llm":
             return probe.scripted
@@ -148,24 +138,18 @@ class FallbackGrader:
             log.info("follow-up wording fell back to the scripted text: %s", self._scrub(reason))
             return probe.scripted
 
-    def _with_follow_up(self, request: GradeRequest, grade: Grade) -> Grade:
-        probe = self.probe(request, grade)
-        if probe is None:
-            return grade.model_copy(update={"follow_up": None, "follow_up_dimension": None})
-        text = self.word_follow_up(request, grade, probe)
-        return grade.model_copy(update={"follow_up": text, "follow_up_dimension": probe.dimension})
-
     def _scrub(self, text: str) -> str:
         return scrub(text, self.settings)
 
 
-def build_grader(settings: Settings, *, follow_ups: bool = True) -> FallbackGrader:
+def build_grader(settings: Settings) -> FallbackGrader:
     """The grader for these settings: offline only with ``offline`` or no ``base_url``."""
-    return FallbackGrader(settings, follow_ups=follow_ups)
+    return FallbackGrader(settings)
 
 
-def _already_asked(request: GradeRequest) -> Sequence[str]:
-    return [prompt for prompt, _ in request.history] + [request.asked]
+def _stamped(grade: Grade) -> Grade:
+    """Record when the grade was made, for the regrade history."""
+    return grade.model_copy(update={"graded_at": datetime.now(timezone.utc).isoformat(timespec="seconds")})
 
 
 def _host(base_url: str) -> str:

@@ -4,18 +4,24 @@ A grade is plain data (pydantic), so transcripts, the CLI's ``--json`` output
 and the TUI all read the same shape.  Its JSON field names are a public
 interface: ``grader``, ``fallback_reason``, ``overall``,
 ``dimensions.<dim>.{score, evidence, missing}``, ``numbers_checked``,
-``flags``, ``feedback`` and ``follow_up``.
+``flags`` and ``feedback`` (``score --json`` adds ``follow_up``, which the
+session layer chooses: a grader grades, it never decides what is asked next).
+``dimensions`` holds the dimensions the question is graded on: all four
+for a question, only the probed ones for a follow-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
 from interviewer.content.schema import DIMENSIONS, Case, Dimension, Question, Rubric
+
+if TYPE_CHECKING:
+    from interviewer.followup import Probe
 
 Verdict = Literal["correct", "wrong", "unverified"]
 GraderName = Literal["keyword", "llm"]
@@ -27,6 +33,11 @@ FLAG_WRONG_NUMBER = "wrong_number"
 FLAG_EMPTY = "empty"
 FLAG_TRUNCATED = "truncated"
 """The answer was longer than the grading limit and only its head was graded."""
+FLAG_DISAGREEMENT = "disagreement"
+"""The model scored a dimension two or more levels above the offline grader, which had found a wrong
+figure or a misconception there; both scores are kept (``Grade.offline_scores``)."""
+FLAG_TEMPLATE = "template"
+"""A run of sentences built on one template ("X is important. Y is used. Z matters.")."""
 
 
 class DimensionScore(BaseModel):
@@ -53,19 +64,26 @@ class Grade(BaseModel):
     numbers_checked: list[NumberCheck] = Field(default_factory=list)
     flags: list[str] = Field(default_factory=list)
     feedback: str = ""
-    follow_up: str | None = None
-    follow_up_dimension: Dimension | None = None
     model: str | None = None
     """The model that produced an ``llm`` grade; None for keyword grades."""
+    offline_scores: dict[Dimension, int] | None = None
+    """For an ``llm`` grade flagged ``disagreement``: the offline grader's scores, shown beside the model's."""
+    graded_at: str | None = None
+    """When this grade was made (ISO 8601), for the regrade history."""
 
     def score(self, dim: Dimension) -> int:
         return self.dimensions[dim].score
 
+    def scored(self) -> list[tuple[Dimension, DimensionScore]]:
+        """The graded dimensions in rubric order (a follow-up's grade has fewer than four)."""
+        return [(d, self.dimensions[d]) for d in DIMENSIONS if d in self.dimensions]
 
-def overall_from(scores: dict[str, int], rubric: Rubric) -> int:
-    """Weighted mean of the 0-4 dimension scores, as 0-100.  The one place this formula lives."""
-    total_weight = sum(rubric.dimensions[d].weight for d in DIMENSIONS)
-    weighted = sum(rubric.dimensions[d].weight * scores.get(d, 0) for d in DIMENSIONS)
+
+def overall_from(scores: Mapping[Dimension, int], rubric: Rubric) -> int:
+    """Weighted mean of the 0-4 scores of the graded dimensions, as 0-100.  The one place this formula lives."""
+    dims = [d for d in DIMENSIONS if d in scores]
+    total_weight = sum(rubric.dimensions[d].weight for d in dims)
+    weighted = sum(rubric.dimensions[d].weight * scores[d] for d in dims)
     return round(100 * weighted / (4 * total_weight)) if total_weight else 0
 
 
@@ -76,7 +94,10 @@ class GradeRequest:
     case: Case
     rubric: Rubric
     question: Question
+    """What is graded: a question, or a follow-up as a question of its own (``Question.follow_up_question``)."""
     answer: str
+    parent: Question | None = None
+    """For a follow-up: the question it follows, which is context for the grader."""
     prompt: str = ""
     """The prompt actually asked (a follow-up's wording differs from ``question.prompt``)."""
     history: tuple[tuple[str, str], ...] = field(default_factory=tuple)
@@ -97,6 +118,16 @@ class Grader(Protocol):
     name: GraderName
 
     def grade(self, request: GradeRequest, on_chunk: ChunkCallback | None = None) -> Grade: ...
+
+
+class SessionGrader(Grader, Protocol):
+    """What a session front end holds: a grader that can also word the follow-up the session chose."""
+
+    online: bool
+
+    def describe(self) -> str: ...
+
+    def word(self, request: GradeRequest, grade: Grade, probe: Probe) -> str: ...
 
 
 class GradingError(Exception):

@@ -20,7 +20,7 @@ from textual.screen import Screen
 
 from interviewer.config import Settings
 from interviewer.content.loader import Library
-from interviewer.grading.types import Grader
+from interviewer.grading.types import SessionGrader
 from interviewer.session import Clock, Session, SessionError
 from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore
 from interviewer.tui.screens.help import HelpScreen
@@ -43,7 +43,7 @@ class InterviewerApp(App[int]):
         self,
         settings: Settings,
         library: Library,
-        grader: Grader,
+        grader: SessionGrader,
         store: TranscriptStore,
         *,
         clock: Clock = time.monotonic,

@@ -36,12 +36,13 @@ class GradeChunk(Message):
 
 
 class GradeDone(Message):
-    """A turn was graded."""
+    """A turn was graded.  ``wording`` is the model's phrasing of the follow-up the session chose, if any."""
 
-    def __init__(self, turn_id: int, grade: Grade) -> None:
+    def __init__(self, turn_id: int, grade: Grade, wording: str | None = None) -> None:
         super().__init__()
         self.turn_id = turn_id
         self.grade = grade
+        self.wording = wording
 
 
 class GradeFailed(Message):

@@ -34,6 +34,8 @@ from interviewer.tui.messages import (
 )
 
 Post = Callable[[Message], object]
+Word = Callable[[int, GradeRequest, Grade], "str | None"]
+"""Words the follow-up a grade leads to (the session decides what; the model may phrase it)."""
 CHUNK_INTERVAL = 0.08
 """Seconds between two streamed-feedback messages: about 12 updates a second, smooth to read, cheap to paint."""
 
@@ -165,8 +167,13 @@ def grade_one(
     *,
     clock: Callable[[], float] = time.monotonic,
     is_cancelled: Callable[[], bool] = lambda: False,
+    word: Word | None = None,
 ) -> Grade | None:
-    """Grade one answer, posting Started, Chunk*, then Done or Failed.  Returns the grade."""
+    """Grade one answer, posting Started, Chunk*, then Done or Failed.  Returns the grade.
+
+    ``word`` runs after the grade, in this thread, so the model's phrasing of
+    the follow-up arrives with the grade; any failure there keeps the script's.
+    """
     post(GradeStarted(turn_id))
     chunks = ChunkCoalescer(turn_id, post, clock=clock, is_cancelled=is_cancelled)
     try:
@@ -183,7 +190,13 @@ def grade_one(
         post(GradeFailed(turn_id, f"{type(exc).__name__}: {_one_line(exc)}"))
         return None
     chunks.flush()
-    post(GradeDone(turn_id, grade))
+    wording = None
+    if word is not None and not is_cancelled():
+        try:
+            wording = word(turn_id, request, grade)
+        except Exception:  # wording is a nicety: the scripted follow-up is asked instead
+            wording = None
+    post(GradeDone(turn_id, grade, wording))
     return grade
 
 
@@ -192,12 +205,13 @@ def grade_jobs(
     jobs: Sequence[tuple[int, GradeRequest]],
     post: Post,
     is_cancelled: Callable[[], bool],
+    word: Word | None = None,
 ) -> None:
     """Grade several turns in order (e.g. answers left ungraded when the app was killed)."""
     for turn_id, request in jobs:
         if is_cancelled():
             return
-        grade_one(grader, request, turn_id, post, is_cancelled=is_cancelled)
+        grade_one(grader, request, turn_id, post, is_cancelled=is_cancelled, word=word)
 
 
 @dataclass(frozen=True)

@@ -10,17 +10,24 @@ The model judges; the code keeps it honest:
 * when ``detect_injection`` finds instructions aimed at the grader, every
   dimension is capped at offline score + 1 and the ``injection`` flag is set;
 * number checks come from the offline grader (deterministic); flags are the
-  union of offline flags and the known flags the model raised.
+  union of offline flags and the known flags the model raised;
+* where the offline grader found a wrong figure (numbers) or a misconception
+  (mechanism) and the model scores that dimension two or more levels higher,
+  the grade is flagged ``disagreement`` and keeps the offline scores beside
+  the model's, so the candidate sees both instead of a silent override;
+* only the question's own dimensions are kept: a follow-up is graded on the
+  dimensions it probes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interviewer.content.schema import DIMENSIONS, Dimension
+from interviewer.content.schema import Dimension
 from interviewer.grading.llm.evidence import normalise, quote_in_answer
 from interviewer.grading.llm.parse import LLMReply
 from interviewer.grading.types import (
+    FLAG_DISAGREEMENT,
     FLAG_INJECTION,
     FLAG_KEYWORD_LIST,
     FLAG_MISCONCEPTION,
@@ -47,7 +54,7 @@ def merge(
 ) -> Grade:
     answer = normalise(request.answer)
     dimensions: dict[Dimension, DimensionScore] = {}
-    for dim in DIMENSIONS:
+    for dim in request.question.dimensions:
         mine = reply.dimensions[dim]
         off = offline.dimensions[dim]
         kept = [q.strip() for q in mine.evidence if quote_in_answer(q, answer)]
@@ -66,6 +73,10 @@ def merge(
     if answer_clipped:
         flags.append(FLAG_TRUNCATED)
     scores = {d: s.score for d, s in dimensions.items()}
+    disputed = _disputed(offline)
+    disagree = any(d in scores and d in offline.dimensions and scores[d] >= offline.score(d) + 2 for d in disputed)
+    if disagree:
+        flags.append(FLAG_DISAGREEMENT)
     return Grade(
         grader="llm",
         overall=overall_from(scores, request.rubric),
@@ -74,7 +85,18 @@ def merge(
         flags=list(dict.fromkeys(flags)),
         feedback=reply.feedback or offline.feedback,
         model=model,
+        offline_scores={d: s.score for d, s in offline.dimensions.items()} if disagree else None,
     )
+
+
+def _disputed(offline: Grade) -> set[Dimension]:
+    """Dimensions where the offline grader found something wrong that a model might overlook."""
+    found: set[Dimension] = set()
+    if FLAG_WRONG_NUMBER in offline.flags:
+        found.add("numbers")
+    if FLAG_MISCONCEPTION in offline.flags:
+        found.add("mechanism")
+    return found
 
 
 def _missing(request: GradeRequest, dim: Dimension, said: list[str] | None, offline: list[str]) -> list[str]:

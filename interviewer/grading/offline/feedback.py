@@ -76,7 +76,8 @@ def compose(
     lines = [f"Offline keyword grade: {overall}/100."]
     if "empty" in flags:
         lines.append("No answer was given, so nothing could be credited.")
-    for dim in DIMENSIONS:
+    dims = [d for d in DIMENSIONS if d in notes]
+    for dim in dims:
         n = notes[dim]
         parts = [f"{DIMENSION_TITLES[dim]} {n.score}/4."]
         if n.made:
@@ -103,6 +104,6 @@ def compose(
         lines.append(f"Text addressed to the grader was ignored and earned nothing: {quoted}.")
     if "truncated" in flags:
         lines.append(f"Only the first {MAX_CHARS:,} characters were graded.")
-    weakest = min(DIMENSIONS, key=lambda d: (notes[d].score, -len(notes[d].missing), DIMENSIONS.index(d)))
+    weakest = min(dims, key=lambda d: (notes[d].score, -len(notes[d].missing), DIMENSIONS.index(d)))
     lines.append(f"Tip ({DIMENSION_TITLES[weakest]}): {guidance_for(rubric, weakest, notes[weakest].score)}")
     return "\n".join(lines)

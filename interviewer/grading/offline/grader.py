@@ -21,7 +21,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
-from interviewer.followup import choose_probe
 from interviewer.grading.offline.compiled import (
     CompiledQuestion,
     CompiledRubric,
@@ -161,7 +160,7 @@ def _sentence_evidence(text: str, hit: Hit) -> tuple[int, int]:
 def _empty_grade(request: GradeRequest, flags: list[str]) -> Grade:
     dims = {
         d: DimensionScore(score=0, evidence=[], missing=[kp.text for kp in request.question.key_points.get(d, [])])
-        for d in DIMENSIONS
+        for d in request.question.dimensions
     }
     return Grade(grader="keyword", overall=0, dimensions=dims, flags=flags)
 
@@ -234,7 +233,7 @@ def _report(
     text = a.text
     dims: dict[Dimension, DimensionScore] = {}
     notes: dict[Dimension, DimensionNotes] = {}
-    for dim in DIMENSIONS:
+    for dim in scores:
         spans = [_sentence_evidence(text, hit) for _, hit in credit.made[dim]]
         if dim == "numbers":
             spans = [(c.figure.start, c.figure.end) for c in credit.correct] + spans
@@ -247,10 +246,11 @@ def _report(
             missing=credit.missing[dim],
             cues=[c for c, _, _ in a.cues[dim]],
         )
-    notes["numbers"].correct = _unique(text[c.figure.start : c.figure.end] for c in credit.correct)
-    notes["numbers"].wrong = [
-        (text[c.figure.start : c.figure.end], c.reference.label) for c in credit.wrong if c.reference is not None
-    ]
+    if "numbers" in notes:
+        notes["numbers"].correct = _unique(text[c.figure.start : c.figure.end] for c in credit.correct)
+        notes["numbers"].wrong = [
+            (text[c.figure.start : c.figure.end], c.reference.label) for c in credit.wrong if c.reference is not None
+        ]
     return dims, notes
 
 
@@ -265,7 +265,7 @@ class KeywordGrader:
         flags: list[str] = [FLAG_TRUNCATED] if truncated else []
         if not _VISIBLE.search(text):
             grade = _empty_grade(request, [FLAG_EMPTY, *flags])
-            notes = {d: DimensionNotes(score=0, missing=grade.dimensions[d].missing) for d in DIMENSIONS}
+            notes = {d: DimensionNotes(score=0, missing=s.missing) for d, s in grade.scored()}
             feedback = compose(
                 overall=0, notes=notes, misconceptions=[], flags=grade.flags, injection=[], rubric=request.rubric
             )
@@ -274,7 +274,7 @@ class KeywordGrader:
             cq = compiled_question(request.question)
             cr = compiled_rubric(request.rubric)
             grade = self._score(request, cq, analyse_answer(cq, cr, text), flags)
-        grade = self._with_follow_up(request, grade.model_copy(update={"feedback": _json_safe(grade.feedback)}))
+        grade = grade.model_copy(update={"feedback": _json_safe(grade.feedback)})
         if on_chunk is not None:
             on_chunk(grade.feedback)
         return grade
@@ -295,7 +295,8 @@ class KeywordGrader:
             scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
         if a.injection:
             flags.append(FLAG_INJECTION)
-        overall = overall_from(dict(scores), request.rubric)
+        scores = {d: scores[d] for d in request.question.dimensions}
+        overall = overall_from(scores, request.rubric)
         dims, notes = _report(a, credit, scores)
         misconceptions = list(
             dict.fromkeys((m.misconception.text, m.misconception.correction) for m in a.misconceptions)
@@ -318,14 +319,6 @@ class KeywordGrader:
             flags=_unique(flags),
             feedback=feedback,
         )
-
-    @staticmethod
-    def _with_follow_up(request: GradeRequest, grade: Grade) -> Grade:
-        already = [p for p, _ in request.history] + [request.asked]
-        probe = choose_probe(request.question, grade, already_asked=already)
-        if probe is None:
-            return grade
-        return grade.model_copy(update={"follow_up": probe.scripted, "follow_up_dimension": probe.dimension})
 
 
 def _unique(items: Iterable[str]) -> list[str]:

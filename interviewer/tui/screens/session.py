@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 
 from interviewer.answers import AnswerError, check_answer
-from interviewer.grading.types import Grader, GradeRequest
+from interviewer.grading.types import Grade, GradeRequest, SessionGrader
 from interviewer.session import Session, SessionError
 from interviewer.transcripts import Turn
 from interviewer.tui.formatting import first_line
@@ -53,7 +53,7 @@ class SessionScreen(Screen[None]):
         Binding("ctrl+r", "finish", "Finish", tooltip="End the interview and see the report"),
     ]
 
-    def __init__(self, session: Session, grader: Grader) -> None:
+    def __init__(self, session: Session, grader: SessionGrader) -> None:
         super().__init__()
         self.session = session
         self.grader = grader
@@ -377,8 +377,15 @@ class SessionScreen(Screen[None]):
     @work(exclusive=True, exit_on_error=False, group="grade", description="grading")
     async def _grade_worker(self, jobs: list[tuple[int, GradeRequest]]) -> None:
         # The grader blocks (network); it runs in a daemon thread that only posts messages.
-        grader, post = self.grader, self.post_message
-        await in_daemon_thread(lambda cancelled: grade_jobs(grader, jobs, post, cancelled), "interviewer-grade")
+        grader, post, session = self.grader, self.post_message, self.session
+
+        def word(turn_id: int, request: GradeRequest, grade: Grade) -> str | None:
+            probe = session.probe_for(turn_id, grade)  # the session decides; the model only phrases it
+            return grader.word(request, grade, probe) if probe is not None else None
+
+        await in_daemon_thread(
+            lambda cancelled: grade_jobs(grader, jobs, post, cancelled, word=word), "interviewer-grade"
+        )
 
     def on_grade_started(self, message: GradeStarted) -> None:
         self.grading = message.turn_id
@@ -394,7 +401,7 @@ class SessionScreen(Screen[None]):
         label = self._label(message.turn_id)
         self._grade_finished(message.turn_id)
         try:
-            self.session.record_grade(message.turn_id, message.grade)
+            self.session.record_grade(message.turn_id, message.grade, message.wording)
         except SessionError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return

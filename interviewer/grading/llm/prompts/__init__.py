@@ -62,6 +62,7 @@ def grading_messages(request: GradeRequest, answer: str, nonce: str, *, clipped:
             "description": rubric.dimensions[dim].description,
             "levels": sorted(rubric.dimensions[dim].levels.items()),
             "key_points": [kp.text for kp in question.key_points.get(dim, [])],
+            "graded": dim in question.dimensions,
         }
         for dim in DIMENSIONS
     ]
@@ -70,9 +71,11 @@ def grading_messages(request: GradeRequest, answer: str, nonce: str, *, clipped:
     ]
     misconceptions = [f"{m.text} (correction: {m.correction})" for m in question.misconceptions]
     history = [{"prompt": p, "answer": a[:HISTORY_ANSWER_CHARS]} for p, a in request.history]
+    parent = request.parent.prompt if request.parent is not None else ""
     user = render(
         "grade.j2",
         case={"title": request.case.title, "scenario": request.case.scenario},
+        parent=parent,
         asked=request.asked,
         history=history,
         nonce=nonce,
