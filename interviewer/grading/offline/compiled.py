@@ -18,10 +18,17 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from interviewer.content.schema import DIMENSIONS, Dimension, KeyPoint, Question, Rubric
+from interviewer.grading.offline.claims import background_words
 from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
 from interviewer.grading.offline.gaming import MisconceptionFinder
+from interviewer.grading.offline.lexicon import lexicon
 from interviewer.grading.offline.quantities import Given, Reference, compile_givens, compile_references
-from interviewer.grading.offline.text import analyse, fold
+from interviewer.grading.offline.text import analyse, fold, stem, tokens_of, words
+
+_TEXT_STOP = words(
+    "a an the of to in on for and or with by at as is are be it its from into per that this than when which "
+    "so can not no each every one two their they them you your we our more less most least"
+)
 
 CACHE_SIZE = 256
 
@@ -36,6 +43,12 @@ class CompiledQuestion:
     givens: tuple[Given, ...]
     """Numbers stated in the prompt: restating them is neither knowledge nor a mistake."""
     misconceptions: MisconceptionFinder
+    point_stems: tuple[frozenset[str], ...]
+    """Canonical content stems of each key point's own text, same order as ``owners``."""
+    background: frozenset[str]
+    """Words of the prompt: restating them says nothing new."""
+    concerns: dict[str, Dimension]
+    """Misconception text -> the dimension it is about (its words' best overlap with a dimension's key points)."""
 
 
 @dataclass(frozen=True)
@@ -53,16 +66,48 @@ def cue_key(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+|[^\w\s\-]", fold(text)))
 
 
+def point_stems(text: str) -> frozenset[str]:
+    """Content stems of a key point's text, canonical under the lexicon's single-word synonyms."""
+    lex = lexicon()
+    return frozenset(lex.canonical(stem(t)) for t in tokens_of(fold(text)) if t not in _TEXT_STOP and len(t) > 1)
+
+
+def _aliases(kp: KeyPoint) -> list[str]:
+    """The key point's aliases plus their lexicon variants (other wordings of the same point)."""
+    lex = lexicon()
+    out = list(kp.aliases)
+    for alias in kp.aliases:
+        out.extend(v for v in lex.variants(alias) if v not in out)
+    return out
+
+
 def _compile_question(question: Question) -> CompiledQuestion:
     owners = tuple(question.all_key_points())
+    prompts = [question.prompt]
     return CompiledQuestion(
         question=question,
         owners=owners,
-        index=ConceptIndex(compile_concepts((kp.text, kp.aliases) for _, kp in owners)),
+        index=ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners)),
         references=tuple(compile_references(question.quantities)),
         givens=compile_givens(question.prompt, analyse(question.prompt, fold(question.prompt))),
         misconceptions=MisconceptionFinder(question.misconceptions),
+        point_stems=tuple(point_stems(kp.text) for _, kp in owners),
+        background=background_words(prompts),
+        concerns={m.text: _concerned(question, f"{m.text} {m.correction}") for m in question.misconceptions},
     )
+
+
+def _concerned(question: Question, text: str) -> Dimension:
+    """The graded dimension whose key points share the most words with ``text``; mechanism on a tie."""
+    mine = point_stems(text)
+    best: tuple[int, int] = (-1, 0)
+    choice: Dimension = "mechanism" if "mechanism" in question.dimensions else question.dimensions[0]
+    for dim in question.dimensions:
+        overlap = sum(len(mine & point_stems(kp.text)) for kp in question.key_points[dim])
+        rank = (overlap, 1 if dim == "mechanism" else 0)
+        if rank > best:
+            best, choice = rank, dim
+    return choice
 
 
 def _compile_rubric(rubric: Rubric) -> CompiledRubric:
@@ -108,10 +153,6 @@ class _IdentityCache:
                 self._items.popitem(last=False)
         return value
 
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
 
 _QUESTIONS = _IdentityCache()
 _RUBRICS = _IdentityCache()
@@ -124,8 +165,3 @@ def compiled_question(question: Question) -> CompiledQuestion:
 def compiled_rubric(rubric: Rubric) -> CompiledRubric:
     return _RUBRICS.get(rubric, _compile_rubric)
 
-
-def clear_cache() -> None:
-    """Forget every compiled matcher (for benchmarks that measure a cold first grade)."""
-    _QUESTIONS.clear()
-    _RUBRICS.clear()

@@ -17,6 +17,12 @@ from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Dimension, 
 from interviewer.grading.offline.text import MAX_CHARS, words
 
 MAX_LISTED = 4
+OFFLINE_LABEL = (
+    "It measures which key points your answer states and checks your figures; it cannot judge reasoning "
+    "the way an interviewer would. For a model's grade, point interviewer at an endpoint (--base-url, "
+    "then `interviewer check`)."
+)
+"""The honest label every offline grade carries, in the feedback and so in the report."""
 
 _DIMENSION_HINTS: dict[str, frozenset[str]] = {
     "mechanism": words("how works work step steps inside apart explain mechanism precise moving parts"),
@@ -73,7 +79,7 @@ def compose(
     rubric: Rubric,
 ) -> str:
     """Multi-line feedback; ``misconceptions`` holds (statement, correction) pairs."""
-    lines = [f"Offline keyword grade: {overall}/100."]
+    lines = [f"Offline keyword grade: {overall}/100. {OFFLINE_LABEL}"]
     if "empty" in flags:
         lines.append("No answer was given, so nothing could be credited.")
     dims = [d for d in DIMENSIONS if d in notes]
@@ -94,6 +100,11 @@ def compose(
         lines.append(" ".join(parts))
     for text, correction in misconceptions:
         lines.append(f"Misconception: {text}. Correction: {correction}")
+    if "template" in flags:
+        lines.append(
+            "Several sentences name the right terms but say nothing about them (what they do, cost or cause), "
+            "so every dimension is capped at 1."
+        )
     if "keyword_list" in flags:
         lines.append(
             "The answer reads as a list of terms. Terms earn credit only inside sentences that say how "

@@ -6,11 +6,12 @@ little; flagging it lets the grader cap every dimension as well, and tells the
 candidate why the score is low.
 
 A misconception is one of the question's known wrong statements, matched in a
-claim sentence.  Mentioning it in order to reject it ('a common mistake is to
-think INT8 needs no calibration') or as a counterfactual ('without GQA it would
-be 2.6 MB per token') is not stating it, so a sentence that frames it as a
-myth, a contrast or a hypothetical, or negates it near the match when the
-alias itself does not, is skipped.
+claim sentence, whatever its modality: "we would keep K and V per query head"
+states the belief as surely as "we keep".  Mentioning it in order to reject
+it ('a common mistake is to think INT8 needs no calibration'), as the result
+of a counterfactual premise in the clause before ('without GQA, it would be
+2.6 MB per token'), or negated near the match when the alias itself is not,
+is not stating it, and is skipped.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ def is_keyword_list(sentences: Sequence[Sentence], text: str) -> bool:
 _FRAMING = re.compile(
     r"(?<![a-z])(?:myth|misconception|mistake|mistaken|misleading|wrong|incorrect|not true|untrue|false|"
     r"people think|people assume|often assume|common belief|contrary|tempting to|naive|naïve|pitfall|"
-    r"it is a trap|fallacy|would|without|otherwise|unlike|instead of|rather than|compared to|compared with|"
-    r"versus|vs)(?![a-z])"
+    r"it is a trap|fallacy|unlike|versus|vs)(?![a-z])"
 )
+_PREMISE = re.compile(r"(?<![a-z])(?:without|if we did ?n[o']t|if there were no|had we not|absent)(?![a-z])")
+"""A counterfactual premise: 'without GQA, the cache would be 2.6 MB per token' states what would be, not is."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ class MisconceptionFinder:
                 alias = next(a for a in concept.aliases if a.alias == hit.alias)
                 sentence_text = folded[hit.sentence.start : hit.sentence.end]
                 if _FRAMING.search(sentence_text):
+                    continue
+                if _PREMISE.search(folded, hit.sentence.start, hit.start):
                     continue
                 near = folded[max(hit.sentence.start, hit.start - 40) : hit.end]
                 if sum(1 for t in tokens_of(near) if t in NEGATIONS) > alias.negations:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
+from interviewer.grading.offline.claims import MIN_SUBSTANCE, NEGATORS, is_template_run, negated, substance
 from interviewer.grading.offline.compiled import (
     CompiledQuestion,
     CompiledRubric,
@@ -33,13 +34,15 @@ from interviewer.grading.offline.feedback import DimensionNotes, compose
 from interviewer.grading.offline.gaming import MisconceptionHit, is_keyword_list
 from interviewer.grading.offline.injection import injection_spans
 from interviewer.grading.offline.levels import NumberStats, concept_level, numbers_level
+from interviewer.grading.offline.lexicon import Swap, lexicon
 from interviewer.grading.offline.quantities import Checked, check, extract, has_estimate, number_checks
-from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet
+from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet, stem, tokens_of
 from interviewer.grading.types import (
     FLAG_EMPTY,
     FLAG_INJECTION,
     FLAG_KEYWORD_LIST,
     FLAG_MISCONCEPTION,
+    FLAG_TEMPLATE,
     FLAG_TRUNCATED,
     FLAG_WRONG_NUMBER,
     ChunkCallback,
@@ -53,10 +56,12 @@ from interviewer.grading.types import (
 MAX_EVIDENCE = 6
 """Evidence spans kept per dimension: enough to justify the score, short enough to read."""
 KEYWORD_LIST_CAP = 1
-MAX_MISCONCEPTION_PENALTY = 2
+"""Every dimension of a keyword list, or of a run of empty template sentences, is capped here."""
+MISCONCEPTION_CAP = 1
 
 _VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202f\u2060\ufeff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_TOKEN_RE = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,14 @@ class Analysis:
     misconceptions: tuple[MisconceptionHit, ...]
     keyword_list: bool
     injection: tuple[str, ...]
+    swaps: tuple[Swap, ...] = ()
+    """Clauses that give one side of a confusable pair the other side's defining property."""
+    template: bool = False
+    """A run of sentences that name points and say nothing about them (salad in sentence form)."""
+    ignored: frozenset[int] = frozenset()
+    """Sentences whose figures earn nothing: injected, or copied from the prompt."""
+    wrong: frozenset[int] = frozenset()
+    """Sentences the grader flagged (a misconception, a swap, a wrong figure): never quoted as evidence."""
 
 
 def _mark_injected(sentences: list[Sentence], spans: Sequence[tuple[int, int]]) -> list[Sentence]:
@@ -105,17 +118,116 @@ def _find_cues(
     return found
 
 
+COPY_SHARE = 0.8
+"""A sentence whose words are at least this share the prompt's (and six or more) is the question pasted back."""
+
+
+def _copied(sentences: Sequence[Sentence], background: frozenset[str]) -> set[int]:
+    out = set()
+    for s in sentences:
+        toks = [t for t in s.tokens if len(t) > 2]
+        if len(toks) >= 6 and sum(1 for t in toks if t in background) >= COPY_SHARE * len(toks):
+            out.add(s.index)
+    return out
+
+
+def _kept_hits(
+    cq: CompiledQuestion,
+    hits: dict[int, list[Hit]],
+    sentences: Sequence[Sentence],
+    folded: str,
+    wrong: set[int],
+    figures: dict[int, int],
+) -> tuple[dict[int, list[Hit]], set[int], set[int]]:
+    """Hits that earn credit, the sentences that named a point without saying anything, and all naming ones.
+
+    A hit earns credit when its clause is not negated or dismissive, its
+    sentence says something beyond the aliases it names (``claims.substance``)
+    and its sentence was not flagged wrong (a misconception, a swap, a wrong
+    figure): evidence is never a sentence the grader itself condemned.
+    """
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for ci, hs in hits.items():
+        for h in hs:
+            here = spans.setdefault(h.sentence.index, [])
+            s = h.sentence
+            for matcher in cq.index.concepts[ci].aliases:  # every wording of the point named here
+                here.extend(m.span() for m in matcher.exact.finditer(folded, s.start, s.end))
+            if h.how != "exact":
+                matcher = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
+                stems = matcher.stems if matcher is not None else frozenset()
+                here.extend(m.span() for m in _TOKEN_RE.finditer(folded, s.start, s.end) if stem(m.group()) in stems)
+    empty = {
+        i
+        for i, sp in spans.items()
+        if substance(folded, sentences[i], sp, cq.background, figures.get(i, 0)) < MIN_SUBSTANCE
+    }
+    kept: dict[int, list[Hit]] = {}
+    negated_sentences: set[int] = set()
+    for ci, hs in hits.items():
+        for h in hs:
+            matcher = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
+            own = matcher.negations if matcher is not None else 0
+            if negated(folded, h.sentence, h.start, h.end, own):
+                negated_sentences.add(h.sentence.index)
+                continue
+            if h.sentence.index in empty or h.sentence.index in wrong:
+                continue
+            kept.setdefault(ci, []).append(h)
+    return kept, empty | negated_sentences, set(spans)
+
+
+TEXT_MATCH_SHARE = 0.6
+TEXT_MATCH_MIN_STEMS = 3
+
+
+def _text_hits(
+    cq: CompiledQuestion, sentences: Sequence[Sentence], folded: str, wrong: set[int], have: dict[int, list[Hit]]
+) -> None:
+    """A plain statement of a key point's own text always counts, in the candidate's synonyms too."""
+    lex = lexicon()
+    for s in sentences:
+        if not s.claim or s.index in wrong:
+            continue
+        canon = {lex.canonical(x) for x in s.stems}
+        for ci, stems in enumerate(cq.point_stems):
+            if ci in have or len(stems) < TEXT_MATCH_MIN_STEMS:
+                continue
+            if len(stems & canon) >= max(TEXT_MATCH_MIN_STEMS, TEXT_MATCH_SHARE * len(stems)):
+                if negated(folded, s, s.start, s.end, _negations(cq.owners[ci][1].text)):
+                    continue
+                have[ci] = [Hit(cq.owners[ci][1].text, s, s.start, s.end, "text")]
+
+
+def _negations(text: str) -> int:
+    return sum(1 for t in tokens_of(fold(text)) if t in NEGATORS)
+
+
 def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analysis:
     folded = fold(text)
     sentences = analyse(text, folded)
     spans = injection_spans(text)
     sentences = _mark_injected(sentences, spans)
-    hits = cq.index.find(sentences, text, folded)
-    figures = extract(text, sentences)
+    injected = {s.index for s in sentences if any(a < s.end and b > s.start for a, b in spans)}
+    copied = _copied(sentences, cq.background)
+    sentences = [replace(s, claim=False) if s.index in copied else s for s in sentences]
+    ignored = frozenset(injected | copied)
+    raw_hits = cq.index.find(sentences, text, folded)
+    figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
     checked = check(figures, cq.references, sentences, folded, cq.givens)
+    misconceptions = tuple(cq.misconceptions.find(sentences, text, folded))
+    swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded))
+    wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}
+    wrong |= {c.figure.sentence for c in checked if c.verdict == "wrong"}
     per_sentence: dict[int, int] = {}
     for f in figures:
         per_sentence[f.sentence] = per_sentence.get(f.sentence, 0) + 1
+    with_unit: dict[int, int] = {}
+    for c in checked:
+        if not c.given and not c.figure.factor and c.figure.has_unit:
+            with_unit[c.figure.sentence] = with_unit.get(c.figure.sentence, 0) + 1
+    hits, empty, naming = _kept_hits(cq, raw_hits, sentences, folded, wrong, with_unit)
+    _text_hits(cq, sentences, folded, wrong, hits)
     estimate = any(
         has_estimate(sentences[i], text, n) for i, n in per_sentence.items() if n >= 2 and sentences[i].claim
     )
@@ -125,11 +237,15 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
         hits=hits,
         cues=_find_cues(cr, sentences, folded),
         checked=tuple(checked),
-        figure_count=sum(1 for f in figures if not f.factor),
+        figure_count=sum(1 for c in checked if not c.figure.factor and not c.given),
         estimate=estimate,
-        misconceptions=tuple(cq.misconceptions.find(sentences, text, folded)),
+        misconceptions=misconceptions,
         keyword_list=is_keyword_list(sentences, text),
         injection=tuple(text[a:b] for a, b in spans),
+        swaps=swaps,
+        template=is_template_run(len(empty), len(naming)),
+        ignored=ignored,
+        wrong=frozenset(wrong),
     )
 
 
@@ -227,7 +343,7 @@ def _levels(credit: Credit, a: Analysis) -> dict[Dimension, int]:
 
 
 def _report(
-    a: Analysis, credit: Credit, scores: dict[Dimension, int]
+    a: Analysis, credit: Credit, scores: dict[Dimension, int], request: GradeRequest
 ) -> tuple[dict[Dimension, DimensionScore], dict[Dimension, DimensionNotes]]:
     """Per-dimension evidence and missing points for the Grade, and the notes the feedback is written from."""
     text = a.text
@@ -238,8 +354,14 @@ def _report(
         if dim == "numbers":
             spans = [(c.figure.start, c.figure.end) for c in credit.correct] + spans
         elif not credit.made[dim] and scores[dim] > 0:
-            spans = [snippet(text, s, e) for _, s, e in a.cues[dim][:2]]
-        dims[dim] = DimensionScore(score=scores[dim], evidence=_evidence(text, spans), missing=credit.missing[dim])
+            starts = {a.sentences[i].start for i in a.wrong}
+            spans = [snippet(text, s, e) for _, s, e in a.cues[dim] if s not in starts][:2]
+        missing = list(credit.missing[dim])
+        if scores[dim] < 4 and not missing:
+            # Every point was named, yet the level is short of 4: say what the next level needs.
+            nxt = scores[dim] + 1
+            missing = [f"For level {nxt}: {request.rubric.dimensions[dim].levels[nxt]}"]
+        dims[dim] = DimensionScore(score=scores[dim], evidence=_evidence(text, spans), missing=missing)
         notes[dim] = DimensionNotes(
             score=scores[dim],
             made=[h for h, _ in credit.made[dim]],
@@ -284,27 +406,39 @@ class KeywordGrader:
     def _score(self, request: GradeRequest, cq: CompiledQuestion, a: Analysis, flags: list[str]) -> Grade:
         credit = _credit(request, cq, a)
         scores = _levels(credit, a)
-        if a.misconceptions:
-            penalty = min(MAX_MISCONCEPTION_PENALTY, len(a.misconceptions))
-            scores["mechanism"] = max(0, scores["mechanism"] - penalty)
+        wrong_beliefs = list(
+            dict.fromkeys((m.misconception.text, m.misconception.correction) for m in a.misconceptions)
+        )
+        wrong_beliefs += list(
+            dict.fromkeys(
+                (f"{w.said_of} {a.text[w.start : w.end]} (that is {w.belongs_to})", w.contrast.correction)
+                for w in a.swaps
+            )
+        )
+        if wrong_beliefs:
+            # A stated wrong belief caps mechanism, and the dimension it is about, at 1.
+            scores["mechanism"] = min(scores["mechanism"], MISCONCEPTION_CAP)
+            for m in a.misconceptions:
+                dim = cq.concerns.get(m.misconception.text, "mechanism")
+                scores[dim] = min(scores[dim], MISCONCEPTION_CAP)
             flags.append(FLAG_MISCONCEPTION)
         if credit.wrong:
             flags.append(FLAG_WRONG_NUMBER)
         if a.keyword_list:
             flags.append(FLAG_KEYWORD_LIST)
             scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
+        if a.template:
+            flags.append(FLAG_TEMPLATE)
+            scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
         if a.injection:
             flags.append(FLAG_INJECTION)
         scores = {d: scores[d] for d in request.question.dimensions}
         overall = overall_from(scores, request.rubric)
-        dims, notes = _report(a, credit, scores)
-        misconceptions = list(
-            dict.fromkeys((m.misconception.text, m.misconception.correction) for m in a.misconceptions)
-        )
+        dims, notes = _report(a, credit, scores, request)
         feedback = compose(
             overall=overall,
             notes=notes,
-            misconceptions=misconceptions,
+            misconceptions=wrong_beliefs,
             flags=flags,
             injection=a.injection,
             rubric=request.rubric,

@@ -11,9 +11,11 @@ percentage, so that a level means the same thing offline and online:
   the key points *and* specificity (see ``specific``).
 * numbers: key points (2 x share), correct figures (0.6 per distinct
   reference, at most 1.8), unit-bearing figures that could not be checked
-  (0.15 each, at most 0.6) and a back-of-envelope step (0.3), minus 1 per
+  (0.1 each, at most 0.3) and a back-of-envelope step (0.3), minus 1 per
   wrong figure.  Figures without units cap the level at 1, a wrong figure
-  caps it at 2, and level 4 needs two correct figures combined in an estimate.
+  caps it at 1 (the rubric's 'correct' is part of the dimension), level 3
+  needs at least one figure checked correct (a pile of unchecked figures is
+  not sizing), and level 4 needs two correct figures combined in an estimate.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def numbers_level(s: NumberStats) -> int:
     raw = (
         2 * s.share
         + min(1.8, 0.6 * s.correct_refs)
-        + min(0.6, 0.15 * s.unverified_with_unit)
+        + min(0.3, 0.1 * s.unverified_with_unit)
         + (0.3 if s.estimate else 0.0)
         - 1.0 * s.wrong
     )
@@ -74,7 +76,9 @@ def numbers_level(s: NumberStats) -> int:
     if s.with_unit == 0:
         level = min(level, 1)
     if s.wrong:
-        level = min(level, 2)
+        level = min(level, 1)
+    if level >= 3 and s.correct_refs == 0:
+        level = 2
     if level == 4 and not (s.correct_refs >= 2 and s.estimate):
         level = 3
     if level == 0 and s.figures:

@@ -397,7 +397,8 @@ def analyse(text: str, folded: str) -> list[Sentence]:
         dense = relations >= max(1, alpha // WORDS_PER_RELATION) or (
             alpha >= PROSE_MIN_WORDS and function_words >= max(2, alpha // WORDS_PER_FUNCTION_WORD)
         )
-        claim = len(toks) >= MIN_CLAIM_WORDS and dense and not list_like and not heading
+        verbish = sum(1 for t in toks[1:] if len(t) > 3 and t.endswith("es") and not t.endswith("sses"))
+        claim = len(toks) >= MIN_CLAIM_WORDS and (dense or verbish >= 1) and not list_like and not heading
         out.append(
             Sentence(
                 index=len(out),

@@ -1,0 +1,155 @@
+"""Whether a sentence that names a key point actually says something about it.
+
+Naming the right term is not knowing it.  Three checks sit between an alias
+match and credit:
+
+* **Polarity.**  A point named in a negated or dismissive clause ("we would
+  not use paged attention", "continuous batching is irrelevant here") is
+  not stated, so it earns nothing.  'Not only X' is not a negation, and an
+  alias that itself holds a negation ('does not fit') is compared against
+  its own count.
+* **Substance.**  A sentence earns credit only when something is left once
+  the aliases it names, the words of the question, function words and empty
+  predicates ('is important', 'is used', 'matters', 'plays a role') are taken
+  away: a cause, an effect, a quantity, a condition, a relation.
+  "Reduce-scatter is important because all-gather is used" leaves nothing.
+* **Templates.**  A run of such empty or negated sentences is the sentence
+  form of a keyword list; the grader flags it and caps every dimension.
+
+Clauses are cut at commas, semicolons and conjunctions, so a negation in one
+clause ("if the cache does not fit, requests are preempted") never reaches a
+point stated in another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from interviewer.grading.offline.text import VERBS, Sentence, words
+
+NEGATORS = words(
+    "not no never cannot can't don doesn isn aren wasn weren won wouldn shouldn couldn didn nor neither "
+    "without hardly barely nothing none"
+)
+"""Tokens that negate what follows them within a clause (apostrophes split 'don't' into 'don' + 't')."""
+_NOT_NEGATING_NEXT = words("only just merely always necessarily")
+"""'not only X', 'not just X': X is affirmed."""
+DISMISSIVE = words(
+    "irrelevant unimportant unnecessary useless pointless overrated myth overkill negligible nonissue moot"
+)
+"""Words after a point in its clause that dismiss it ('X is irrelevant here')."""
+_DISMISS_AFTER_NEGATION = words(
+    "matter matters needed need used use important relevant required necessary helpful useful concern issue "
+    "apply applies help helps worth care bother"
+)
+"""'X does not matter', 'X is not needed', 'X never helps'."""
+DISMISSIVE_BEFORE = words("forget ignore skip drop")
+"""'Forget about X', 'ignore X': a point dismissed by the verb before it."""
+
+EMPTY_WORDS = words(
+    "is are was were be been being am it its it's this that these those there here they them we our us i my me "
+    "you your the a an of to in on at for with from into as by and or also too very really quite definitely "
+    "certainly obviously clearly surely basically generally usually always just simply important importance "
+    "key crucial critical essential vital relevant relevance useful helpful necessary needed need needs required "
+    "require requires good great nice big main major significant factor factors thing things stuff concept "
+    "concepts aspect aspects part parts piece component components role roles play plays played playing "
+    "matter matters mattered consider considered consideration considerations involve involved involves "
+    "exist exists existing apply applies applied use uses used using utilize utilized do does did done "
+    "should would could can will may might must shall have has had get gets got make makes made come comes "
+    "into think believe know mention mentioned note noting worth remember interview answer question topic "
+    "area kind sort lot lots much many some any all every each well way ways something everything "
+    "because so since therefore thus hence which when while whereas then if but however although though "
+    "yes yeah ok okay etc definitely course sure absolutely indeed true fact case cases general overall "
+    "performance efficiency efficient optimization optimize optimized optimizing better best improve improves "
+    "improved improving help helps helped affect affects impact impacts impacted about like such"
+)
+"""What is left of "X is important because Y is used" once X and Y are gone: nothing that says anything."""
+
+MIN_SUBSTANCE = 2
+"""Substance a sentence needs beyond the aliases it names, the question's words and empty words: two content
+words, or one verb that relates things ('GQA shrinks the cache'), or a figure with its unit."""
+
+TEMPLATE_MIN_SENTENCES = 3
+TEMPLATE_SHARE = 0.4
+"""At least this many sentences, and this share of the sentences that name a point, say nothing about it."""
+
+_CLAUSE_BREAK = re.compile(
+    r"[,;:()\u2014\u2013]|\s-\s|(?<![\w-])(?:but|because|so|while|whereas|which|although|though|since|when|"
+    r"whenever|if|unless|until|then|and then|yet|otherwise|whereby)(?![\w-])"
+)
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+def clause_bounds(folded: str, sentence: Sentence, pos: int) -> tuple[int, int]:
+    """(start, end) of the clause of ``sentence`` holding ``pos``."""
+    start, end = sentence.start, sentence.end
+    for m in _CLAUSE_BREAK.finditer(folded, sentence.start, sentence.end):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return start, end
+
+
+def negated(folded: str, sentence: Sentence, start: int, end: int, own_negations: int = 0) -> bool:
+    """Whether the match at ``start:end`` sits in a negated or dismissive clause."""
+    c_start, c_end = clause_bounds(folded, sentence, start)
+    before = _TOKEN.findall(folded, c_start, start)[-5:]
+    inside = _TOKEN.findall(folded, start, end)
+    after = _TOKEN.findall(folded, end, c_end)[:7]
+    count = 0
+    for i, tok in enumerate(before):
+        if tok in NEGATORS and not (i + 1 < len(before) and before[i + 1] in _NOT_NEGATING_NEXT):
+            count += 1
+    count += sum(1 for t in inside if t in NEGATORS)
+    if count > own_negations:
+        return True
+    if any(t in DISMISSIVE_BEFORE for t in before[-3:]):
+        return True
+    if any(t in DISMISSIVE for t in after):
+        return True
+    for i, tok in enumerate(after):
+        if tok in NEGATORS and any(t in _DISMISS_AFTER_NEGATION for t in after[i + 1 : i + 4]):
+            return True
+    return False
+
+
+def substance(
+    folded: str, sentence: Sentence, matched: Iterable[tuple[int, int]], background: frozenset[str], figures: int = 0
+) -> int:
+    """Tokens of ``sentence`` that say something: outside every matched alias, not empty, not in the question.
+
+    Each figure with a unit (``figures``) counts too: a quantity is something said.  Bare digits do not
+    ('n-1 steps matters' says nothing).
+    """
+    spans = sorted(matched)
+    count = 2 * figures
+    for m in _TOKEN.finditer(folded, sentence.start, sentence.end):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        tok = m.group()
+        if tok[0].isdigit():
+            continue
+        if len(tok) <= 1 or tok in EMPTY_WORDS or tok in NEGATORS or tok in background:
+            continue
+        count += 2 if tok in VERBS else 1
+    return count
+
+
+def is_template_run(empty_sentences: int, naming_sentences: int) -> bool:
+    """Enough sentences name a point and say nothing about it to call the answer salad."""
+    return empty_sentences >= TEMPLATE_MIN_SENTENCES and empty_sentences >= TEMPLATE_SHARE * max(1, naming_sentences)
+
+
+def background_words(texts: Sequence[str]) -> frozenset[str]:
+    """Words of the question: restating them says nothing new."""
+    return frozenset(t for text in texts for t in _TOKEN.findall(text.lower()) if len(t) > 2)

@@ -1,0 +1,149 @@
+"""The domain lexicon, compiled: synonyms that widen matching, and confusable pairs that catch swaps.
+
+Synonyms.  An alias is also tried with each synonym of any phrase it holds
+('evict the sequence' also matches 'preempt the request' when the lexicon
+joins evict/preempt and sequence/request), and a key point's own text is
+compared on canonical stems.  So an answer in the candidate's own words meets
+the key point it expresses without every case listing every wording.
+
+Contrasts.  A contrast names two concepts people confuse (MIG/MPS,
+prefill/decode...) and the properties that belong to each side only.  A
+clause that names one side, not the other, and claims a defining property of
+the other side is a swap: "MIG shares the SMs between processes" is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from interviewer.content.schema import Contrast, Lexicon
+from interviewer.content.shared import shared_content
+from interviewer.grading.offline.claims import clause_bounds, negated
+from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
+from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of
+
+MAX_VARIANTS = 6
+"""Synonym variants tried per alias: enough for the common wordings, few enough to keep scoring fast."""
+
+
+def _phrase_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
+    bodies = sorted({r"[\s\-_]+".join(re.escape(p) for p in tokens_of(fold(x))) for x in phrases if x.strip()}, key=len)
+    bodies = [b for b in bodies if b]
+    if not bodies:
+        return None
+    return re.compile(r"(?<![\w-])(?:" + "|".join(reversed(bodies)) + r")(?![\w-])")
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    names: re.Pattern[str] | None
+    defining: ConceptIndex
+
+
+@dataclass(frozen=True)
+class CompiledContrast:
+    contrast: Contrast
+    sides: tuple[Side, Side]
+
+
+@dataclass(frozen=True)
+class Swap:
+    """A clause that gives one side of a contrast the other side's defining property."""
+
+    contrast: Contrast
+    said_of: str
+    belongs_to: str
+    sentence: Sentence
+    start: int
+    end: int
+
+
+class CompiledLexicon:
+    def __init__(self, lexicon: Lexicon | None) -> None:
+        groups = [[" ".join(tokens_of(fold(p))) for p in g] for g in (lexicon.synonyms if lexicon else [])]
+        self.groups = [[p for p in g if p] for g in groups]
+        self._member: dict[str, int] = {}
+        for gi, group in enumerate(self.groups):
+            for phrase in group:
+                self._member.setdefault(phrase, gi)
+        self._pattern = _phrase_pattern([p for g in self.groups for p in g])
+        self._canon: dict[str, str] = {}
+        for group in self.groups:
+            singles = [p for p in group if " " not in p]
+            if len(singles) >= 2:
+                head = stem(singles[0])
+                for word in singles[1:]:
+                    self._canon.setdefault(stem(word), head)
+        self.contrasts = tuple(_compile_contrast(c) for c in (lexicon.contrasts if lexicon else []))
+
+    def variants(self, alias: str) -> list[str]:
+        """Other wordings of ``alias``: each lexicon phrase in it swapped for each of its synonyms."""
+        if self._pattern is None:
+            return []
+        folded = " ".join(tokens_of(fold(alias)))
+        out: list[str] = []
+        for m in self._pattern.finditer(folded):
+            group = self.groups[self._member[m.group().replace("-", " ").replace("_", " ")]] if (
+                m.group().replace("-", " ").replace("_", " ") in self._member
+            ) else []
+            for other in group:
+                if other != m.group():
+                    variant = folded[: m.start()] + other + folded[m.end() :]
+                    if variant != folded and variant not in out:
+                        out.append(variant)
+                if len(out) >= MAX_VARIANTS:
+                    return out
+        return out
+
+    def canonical(self, token_stem: str) -> str:
+        return self._canon.get(token_stem, token_stem)
+
+    def swaps(self, sentences: Sequence[Sentence], text: str, folded: str) -> list[Swap]:
+        """Every clause that gives one side of a contrast the other side's defining property."""
+        found: list[Swap] = []
+        for compiled in self.contrasts:
+            for owner, other in (compiled.sides, tuple(reversed(compiled.sides))):
+                if other.names is None:
+                    continue
+                for hits in owner.defining.find(sentences, text, folded).values():
+                    for hit in hits:
+                        swap = _swap_at(compiled, owner, other, hit.sentence, hit.start, hit.end, folded)
+                        if swap is not None:
+                            found.append(swap)
+                            break
+        return found
+
+
+def _swap_at(
+    compiled: CompiledContrast, owner: Side, other: Side, sentence: Sentence, start: int, end: int, folded: str
+) -> Swap | None:
+    c_start, c_end = clause_bounds(folded, sentence, start)
+    if other.names is None or not other.names.search(folded, c_start, c_end):
+        return None
+    if owner.names is not None and owner.names.search(folded, c_start, c_end):
+        return None  # both sides in one clause: too tangled to judge
+    if negated(folded, sentence, start, end):
+        return None
+    return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
+
+
+def _compile_contrast(contrast: Contrast) -> CompiledContrast:
+    sides = tuple(
+        Side(
+            name=side.name,
+            names=_phrase_pattern([side.name, *side.aliases]),
+            defining=ConceptIndex(compile_concepts([(p, [p]) for p in side.defining], strict=True)),
+        )
+        for side in contrast.sides
+    )
+    return CompiledContrast(contrast, (sides[0], sides[1]))
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> CompiledLexicon:
+    """The shared lexicon, compiled once per process."""
+    return CompiledLexicon(shared_content().lexicon)
