@@ -29,6 +29,12 @@ _FILLER = (
     r"scoring|given|official|marking)){0,3}"
 )
 _ROLE = r"(?:grader|evaluator|examiner|scorer|marker|grading[ \t]{1,3}(?:model|system|ai)|ai[ \t]{1,3}grader|llm)"
+_MACHINE = (
+    r"(?:(?:automated|automatic|ai|llm|machine|model)[ \t\-]{1,3})?(?:scoring|grading|evaluation|marking|rating|"
+    r"assessment|review)[ \t\-]{1,3}(?:system|engine|model|tool|pipeline|bot|software|process|algorithm|script|ai|"
+    r"llm|agent|rubric)s?"
+)
+"""'the scoring system', 'the automated grading pipeline', 'AI evaluation model'."""
 
 _PATTERNS: tuple[str, ...] = (
     # overriding instructions
@@ -71,6 +77,41 @@ _PATTERNS: tuple[str, ...] = (
     r"(?=[^\n]{0,200}\b(?:grade|score|marks|rubric|instructions?|ignore|grader|assistant|respond)\b)",
     rf"\brespond{_W}(?:only{_W})?with{_W}(?:json|the{_W}json|a{_W}score|full)\b",
     r"\"(?:overall|score)\"[ \t]{0,3}:[ \t]{0,3}(?:100|4)\b",
+    # addressing a machine grader in other words
+    rf"\b(?:note|message|reminder|instruction|instructions|memo|notice|attention|important|p\.?s\.?){_W}"
+    rf"(?:to|for){_W}(?:the{_W}|any{_W}|an{_W}|all{_W})?{_MACHINE}\b",
+    rf"\b(?:dear|hey|hello|hi|attention|to){_W}(?:the{_W})?{_MACHINE}\b",
+    rf"\b(?:automated|automatic|machine|ai|llm){_W}(?:scoring|grading|evaluation|marking|grader|evaluator|"
+    r"assessment|scorer|reviewer)\b",
+    rf"\bif{_W}you{_W}(?:are|'re|were){_W}(?:an?{_W}|the{_W})?(?:ai|llm|large{_W}language{_W}model|language{_W}model|"
+    r"model|bot|chatbot|automated|grader|evaluator|assistant|machine|gpt|claude)\b",
+    rf"\b(?:as|being){_W}an?{_W}(?:ai|llm|language{_W}model)\b",
+    rf"\b(?:any|the|an){_W}(?:ai|llm|model|bot){_W}(?:reading|grading|scoring|reviewing|evaluating|checking)\b",
+    # claims that the answer is already judged
+    rf"\b(?:this|the|my){_W}(?:answer|response|submission|reply){_W}(?:is|was|has|had)(?:{_W}(?:already|previously|officially|been)){{0,2}}"
+    rf"{_W}(?:reviewed|approved|verified|validated|graded|marked|"
+    r"scored|rated|certified|checked|confirmed)\b",
+    r"\b(?:gold|golden)[ \t\-]{0,3}(?:standard|reference|answer)\b",
+    rf"\b(?:reference|model|perfect|ideal|canonical|official){_W}answer{_W}(?:key|itself)\b",
+    r"\b(?:self[ \t\-]{0,3}assessment|self[ \t\-]{0,3}grade|self[ \t\-]{0,3}score)\b",
+    rf"\b(?:senior|staff|principal|lead|head){_W}(?:engineer|interviewer|reviewer|examiner)s?(?:{_W}[a-z]{{1,12}}){{0,2}}"
+    rf"{_W}(?:reviewed|approved|marked|rated|scored|graded|signed{_W}off)\b"
+    r"(?=[^\n]{0,40}\b(?:this|my|the)[ \t]{1,3}(?:answer|response|submission)|[^\n]{0,40}\b(?:perfect|full[ \t]marks|"
+    r"gold|100%|as[ \t]correct)\b)",
+    # score demands in any form
+    rf"\b(?:deserves?|merits?|warrants?|earns?|worth|should{_W}(?:get|receive|earn|score)){_W}(?:a{_W}|an{_W}|the{_W})?"
+    r"(?:4|four|10|100|full|perfect|maximum|max|top|highest|excellent|outstanding)\b"
+    r"(?![ \t]{0,3}(?:gb|tb|ms|gpus?|nodes?|%|x\b))",
+    r"(?<![\w./])(?:4|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|10|100)(?![\w./])",
+    r"\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b",
+    rf"\b(?:must|should|will|shall|are{_W}required{_W}to|have{_W}to){_W}(?:output|return|assign|give|award|"
+    r"print|respond{_W}with|mark|grade|score|rate)\b(?=[^\n]{0,60}\b(?:4|four|10|100|full|perfect|maximum|top|"
+    r"highest|score|marks|points|json)\b)",
+    rf"\b(?:trust|accept|use){_W}(?:the{_W}|my{_W})?(?:candidate'?s{_W})?(?:self|own){_W}?"
+    r"(?:assessment|evaluation|score|grade|rating)\b",
+    rf"\b(?:maximum|max|top|highest|perfect|full){_W}(?:score|marks|grade|rating|points){_W}"
+    r"(?:on|in|for|across){_W}(?:all|every|each)\b",
+    rf"\b(?:override|overrule|replace){_W}(?:your|the|any){_W}(?:score|grade|rating|evaluation|judg(?:e)?ment)\b",
 )
 _COMBINED = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 """All patterns as one alternation."""
@@ -78,10 +119,14 @@ _COMBINED = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 _TRIGGER_WORDS = words(
     "ignore disregard forget override bypass instruction instructions give award assign grant score grade rate "
     "deserves should marks grader evaluator examiner scorer marker llm grading now act behave pretend prompt "
-    "message assistant system user human developer respond"
+    "message assistant system user human developer respond scoring evaluation marking rating assessment "
+    "automated automatic machine ai if as this gold golden reference self senior staff principal lead head "
+    "deserve merit merits warrant warrants earn earns worth must will shall required trust accept maximum max "
+    "top highest perfect full mechanism tradeoff trade numbers failure overrule replace note reminder memo "
+    "notice attention important dear hey hello hi to any the an being reviewed approved"
 )
 _TRIGGER = re.compile(
-    r"[<\[\"]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
+    r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
 _BEFORE, _AFTER = 48, 260
