@@ -88,6 +88,10 @@ class Session:
         self._base = transcript.elapsed
         self._running_since: float | None = clock()
         self.expired_phases: set[str] = set()
+        self._user_paused = False
+        """Practice-mode pause (the candidate stopped the clock)."""
+        self._grading_since: float | None = None
+        """Set while the candidate waits for the machine: the clock is stopped and the wait counted apart."""
 
     # ------------------------------------------------------------------ construction
 
@@ -156,20 +160,86 @@ class Session:
 
     @property
     def paused(self) -> bool:
-        return self._running_since is None
+        """The candidate paused the clock (practice mode); a grading pause is ``waiting_for_grade``."""
+        return self._user_paused
 
     def pause(self) -> None:
         if not self.transcript.practice:
             raise SessionError("pause is only available in practice mode")
-        if self._running_since is not None:
-            self._base = self.elapsed()
-            self._running_since = None
+        if not self._user_paused:
+            self._user_paused = True
+            self._stop_clock()
             self._save()
 
     def unpause(self) -> None:
-        if self._running_since is None:
-            self._running_since = self.clock()
+        if self._user_paused:
+            self._user_paused = False
+            self._start_clock()
             self._save()
+
+    @property
+    def waiting_for_grade(self) -> bool:
+        """The clock is stopped because the candidate is waiting for the machine to grade."""
+        return self._grading_since is not None
+
+    def grading_seconds(self) -> float:
+        """Seconds spent waiting for grades so far (not candidate time), including a wait in progress."""
+        running = self.clock() - self._grading_since if self._grading_since is not None else 0.0
+        return self.transcript.grading_s + running
+
+    def begin_grading_wait(self) -> None:
+        """Stop the session and phase clocks while the machine grades: the candidate's time is not spent.
+
+        Called from submit until the feedback and the follow-up are shown.  A
+        practice pause is separate: ending one never restarts the other's clock.
+        """
+        if self._grading_since is None and not self.finished:
+            self._grading_since = self.clock()
+            self._stop_clock()
+            self._save()
+
+    def end_grading_wait(self) -> None:
+        """Restart the clocks and add the wait to the transcript's grading time."""
+        if self._grading_since is not None:
+            self.transcript.grading_s += max(0.0, self.clock() - self._grading_since)
+            self._grading_since = None
+            self._start_clock()
+            self._save()
+
+    def move_on_while_grading(self) -> Turn | None:
+        """Grade in the background: restart the clock and ask the next question now.
+
+        The grade still arrives and is recorded; the follow-up it would have led
+        to is not asked, because the candidate has moved on.
+        """
+        if self.finished:
+            raise SessionError("the session has finished")
+        if self.current_turn is not None:
+            raise SessionError("a question is already waiting for an answer")
+        if not self.pending_grades():
+            raise SessionError("no grade is pending")
+        self.end_grading_wait()
+        self._advance()
+        self._save()
+        return self.current_turn
+
+    def save_draft(self, text: str) -> bool:
+        """Keep what is in the editor in the transcript (saved atomically); returns False when unchanged."""
+        draft = text if text.strip() else None
+        if draft == self.transcript.draft:
+            return False
+        self.transcript.draft = draft
+        self._save()
+        return True
+
+    def _stop_clock(self) -> None:
+        if self._running_since is not None:
+            self._base = self.elapsed()
+            self._running_since = None
+
+    def _start_clock(self) -> None:
+        if self._running_since is None and not self._user_paused and self._grading_since is None:
+            self._running_since = self.clock()
 
     def phase_countdown(self) -> Countdown:
         record = self.phase_record
@@ -222,6 +292,7 @@ class Session:
         turn.answer = answer
         turn.answered_at = self.elapsed()
         turn.status = "answered"
+        self.transcript.draft = None  # the draft became the answer
         self._save()
         return self.grade_request(turn)
 

@@ -89,6 +89,10 @@ class Transcript(BaseModel):
     turns: list[Turn] = Field(default_factory=list)
     summary: str | None = None
     """Optional end-of-session summary written by a model."""
+    draft: str | None = None
+    """Text typed in the editor and not yet submitted; saved as you type and put back on resume."""
+    grading_s: float = 0.0
+    """Seconds the clock was stopped while the candidate waited for grades (not counted in ``elapsed``)."""
 
     def graded_turns(self) -> list[Turn]:
         return [t for t in self.turns if t.grade is not None]
