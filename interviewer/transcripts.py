@@ -254,7 +254,7 @@ class TranscriptStore:
         loaded.sort(key=lambda item: (item[1].started, item[1].id))
         return loaded, problems
 
-    def list(self) -> tuple[list[Summary], list[str]]:
+    def summaries(self) -> tuple[list[Summary], list[str]]:
         """Summaries of every readable transcript, newest first, and the files that were skipped."""
         loaded, problems = self.load_all()
         summaries = [
@@ -274,7 +274,7 @@ class TranscriptStore:
         return summaries, problems
 
     def unfinished(self) -> list[Summary]:
-        return [s for s in self.list()[0] if s.status == "in_progress"]
+        return [s for s in self.summaries()[0] if s.status == "in_progress"]
 
 
 def _fsync_dir(path: Path) -> None:

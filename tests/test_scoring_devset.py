@@ -11,16 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from interviewer.agreement import average_ranks, spearman
 from interviewer.content.loader import load_case, load_rubric
-from interviewer.grading.offline.evaluation import (
-    LABEL_LEVELS,
-    Graded,
-    average_ranks,
-    grade_all,
-    load_labelled,
-    rank_agreement,
-    spearman,
-)
+from interviewer.grading.offline.evaluation import LABEL_LEVELS, Graded, grade_all, load_labelled, rank_agreement
 from tests.conftest import FIXTURES, REPO
 
 SCORING = FIXTURES / "scoring"

@@ -15,14 +15,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 from interviewer.content.schema import DIMENSIONS, Dimension, KeyPoint, Question, Rubric
+from interviewer.content.shared import shared_content
 from interviewer.grading.offline.claims import background_words
 from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
 from interviewer.grading.offline.gaming import MisconceptionFinder
 from interviewer.grading.offline.lexicon import lexicon
-from interviewer.grading.offline.quantities import Given, Reference, compile_givens, compile_references
+from interviewer.grading.offline.quantities import FactIndex, Given, Reference, compile_givens, compile_references
 from interviewer.grading.offline.text import analyse, fold, stem, tokens_of, words
 
 _TEXT_STOP = words(
@@ -47,6 +49,8 @@ class CompiledQuestion:
     """Canonical content stems of each key point's own text, same order as ``owners``."""
     background: frozenset[str]
     """Words of the prompt: restating them says nothing new."""
+    subjects: frozenset[str]
+    """Fact-sheet subjects the prompt names: the default for a sentence that names none."""
     concerns: dict[str, Dimension]
     """Misconception text -> the dimension it is about (its words' best overlap with a dimension's key points)."""
 
@@ -64,6 +68,12 @@ class CompiledRubric:
 def cue_key(text: str) -> str:
     """'Trade-off', 'trade off' and 'trade  off' all become 'trade off'."""
     return " ".join(re.findall(r"[^\W_]+|[^\w\s\-]", fold(text)))
+
+
+@lru_cache(maxsize=1)
+def facts() -> FactIndex:
+    """The shared fact sheet, compiled once per process."""
+    return FactIndex(shared_content().facts)
 
 
 def point_stems(text: str) -> frozenset[str]:
@@ -88,11 +98,12 @@ def _compile_question(question: Question) -> CompiledQuestion:
         question=question,
         owners=owners,
         index=ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners)),
-        references=tuple(compile_references(question.quantities)),
+        references=tuple(compile_references(question.quantities, facts().subject_of)),
         givens=compile_givens(question.prompt, analyse(question.prompt, fold(question.prompt))),
         misconceptions=MisconceptionFinder(question.misconceptions),
         point_stems=tuple(point_stems(kp.text) for _, kp in owners),
         background=background_words(prompts),
+        subjects=facts().named(fold(question.prompt)),
         concerns={m.text: _concerned(question, f"{m.text} {m.correction}") for m in question.misconceptions},
     )
 

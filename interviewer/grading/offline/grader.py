@@ -28,6 +28,7 @@ from interviewer.grading.offline.compiled import (
     compiled_question,
     compiled_rubric,
     cue_key,
+    facts,
 )
 from interviewer.grading.offline.concepts import Hit
 from interviewer.grading.offline.feedback import DimensionNotes, compose
@@ -214,7 +215,7 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     ignored = frozenset(injected | copied)
     raw_hits = cq.index.find(sentences, text, folded)
     figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
-    checked = check(figures, cq.references, sentences, folded, cq.givens)
+    checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects)
     misconceptions = tuple(cq.misconceptions.find(sentences, text, folded))
     swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded))
     wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}

@@ -112,6 +112,10 @@ _PATTERNS: tuple[str, ...] = (
     rf"\b(?:maximum|max|top|highest|perfect|full){_W}(?:score|marks|grade|rating|points){_W}"
     r"(?:on|in|for|across){_W}(?:all|every|each)\b",
     rf"\b(?:override|overrule|replace){_W}(?:your|the|any){_W}(?:score|grade|rating|evaluation|judg(?:e)?ment)\b",
+    # scores written as settings: 'overall = 95', 'score_all_dimensions: 4', '# grader-config'
+    r"\b(?:score|scores|overall|grade|grades|rating|marks|points)(?:_[a-z]{1,20}){0,3}[ \t]{0,3}[:=][ \t]{0,3}"
+    r"[\"']?(?:[0-9]{1,3}(?:\.[0-9])?|full|perfect|max|maximum)\b(?![ \t]{0,2}(?:%|gb|ms|x\b|tb|gpus?))",
+    r"\b(?:grader|grading|scoring|evaluator|rubric)[ \t]{0,2}[-_][ \t]{0,2}(?:config|override|settings|directive)\b",
 )
 _COMBINED = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 """All patterns as one alternation."""
@@ -123,7 +127,8 @@ _TRIGGER_WORDS = words(
     "automated automatic machine ai if as this gold golden reference self senior staff principal lead head "
     "deserve merit merits warrant warrants earn earns worth must will shall required trust accept maximum max "
     "top highest perfect full mechanism tradeoff trade numbers failure overrule replace note reminder memo "
-    "notice attention important dear hey hello hi to any the an being reviewed approved"
+    "notice attention important dear hey hello hi to any the an being reviewed approved overall points rating "
+    "grades scores config rubric"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"

@@ -35,16 +35,24 @@ Matching a figure to a reference
     Everything else is ``unverified``.  A figure written 'per X' ('2 bytes
     per parameter') only meets references whose text mentions X, unless X is
     a unit of hardware ('per GPU', 'per port').
+
+The shared fact sheet
+    Figures are also checked against the fact sheet (``cases/facts.yaml``):
+    the facts of each GPU, link or model the sentence names, or, when it
+    names none, of those the question names.  A question's own reference
+    that belongs to one subject ('A100 shared memory per SM') is not used to
+    judge a sentence that names a different one ('H100 has 228 KB'): the
+    sheet judges that figure instead.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from interviewer.content.schema import Quantity
+from interviewer.content.schema import Fact, FactSheet, Quantity
 from interviewer.grading.offline.text import Sentence, fold, stem, words
 from interviewer.grading.offline.units import MULTIPLIERS, UNITS, Unit, lookup, singular
 from interviewer.grading.types import NumberCheck, Verdict
@@ -229,7 +237,7 @@ def parse_unit(unit: str) -> tuple[str, float]:
 
 @dataclass(frozen=True)
 class Reference:
-    quantity: Quantity
+    quantity: Quantity | Fact
     dimension: str
     value: float
     """In base units."""
@@ -239,6 +247,8 @@ class Reference:
     measure_stems: frozenset[str]
     text_stems: frozenset[str]
     """Stems of measures, aliases and unit: a 'per X' figure needs X among them."""
+    subject: str | None = None
+    """The fact-sheet subject (GPU, link or model) this figure is about, when known."""
 
 
 def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
@@ -253,7 +263,9 @@ def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<!\w)(?:" + "|".join(sorted(set(bodies), key=len, reverse=True)) + ")")
 
 
-def compile_references(quantities: Sequence[Quantity]) -> list[Reference]:
+def compile_references(
+    quantities: Sequence[Quantity | Fact], subject_of: Callable[[str], str | None] = lambda _: None
+) -> list[Reference]:
     refs = []
     for q in quantities:
         dimension, factor = parse_unit(q.unit)
@@ -268,9 +280,41 @@ def compile_references(quantities: Sequence[Quantity]) -> list[Reference]:
                 aliases=_alias_pattern(q.aliases),
                 measure_stems=frozenset(stem(w) for w in words),
                 text_stems=frozenset(stem(t) for t in tokens),
+                subject=subject_of(q.measures),
             )
         )
     return refs
+
+
+class FactIndex:
+    """The fact sheet compiled for checking: who a sentence names, and the figures known about them."""
+
+    def __init__(self, sheet: FactSheet | None) -> None:
+        self.refs: dict[str, tuple[Reference, ...]] = {}
+        names: dict[str, str] = {}
+        for subject in sheet.subjects if sheet else []:
+            sid = subject.id
+            self.refs[sid] = tuple(compile_references(subject.facts, lambda _, sid=sid: sid))  # type: ignore[misc]
+            for name in subject.names:
+                folded = " ".join(re.findall(r"[^\W_]+", fold(name)))
+                if folded:
+                    names.setdefault(folded, sid)
+        self._owner = names
+        bodies = [r"[\s\-_]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
+        self._pattern = re.compile(r"(?<![\w.])(?:" + "|".join(bodies) + r")(?!\w)") if bodies else None
+
+    def named(self, folded: str, start: int = 0, end: int | None = None) -> frozenset[str]:
+        """Subject ids named in ``folded[start:end]``."""
+        if self._pattern is None:
+            return frozenset()
+        stop = len(folded) if end is None else end
+        found = self._pattern.finditer(folded, start, stop)
+        return frozenset(self._owner[" ".join(re.findall(r"[^\W_]+", m.group()))] for m in found)
+
+    def subject_of(self, text: str) -> str | None:
+        """The one subject a reference's ``measures`` names; None for none or several."""
+        found = self.named(fold(text))
+        return next(iter(found)) if len(found) == 1 else None
 
 
 def accepts(ref: Reference, figure: Figure) -> bool:
@@ -444,6 +488,8 @@ def check(
     sentences: Sequence[Sentence],
     folded: str,
     givens: Sequence[Given] = (),
+    facts: FactIndex | None = None,
+    default_subjects: frozenset[str] = frozenset(),
 ) -> list[Checked]:
     """A verdict for every figure that has a unit (or a count noun a reference uses).
 
@@ -459,6 +505,7 @@ def check(
     """
     out: list[Checked] = []
     cache: _AliasCache = {}
+    named: dict[int, frozenset[str]] = {}
     in_sentence: dict[int, list[Figure]] = {}
     for f in figures:
         if not f.factor:
@@ -471,7 +518,14 @@ def check(
         if fig.dimension is None:
             fig = replace(fig, dimension=dim)
         per = None if fig.per is None or fig.per in NEUTRAL_PER else stem(fig.per)
-        cands = [r for r in refs if r.dimension == dim and (per is None or per in r.text_stems)]
+        pool: Sequence[Reference] = refs
+        if facts is not None:
+            if fig.sentence not in named:
+                named[fig.sentence] = facts.named(folded, sentence.start, sentence.end)
+            here = named[fig.sentence]
+            pool = [r for r in refs if r.subject is None or not here or r.subject in here]
+            pool += [r for sid in (here or default_subjects) for r in facts.refs.get(sid, ())]
+        cands = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
         scored = [(c, r) for r in cands if (c := _closeness(r, fig, sentence, folded, cache)).score > 0]
         given = is_given(fig, dim, givens)
         accepted = [(c.score, -i, r) for i, (c, r) in enumerate(scored) if accepts(r, fig)]

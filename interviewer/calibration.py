@@ -1,0 +1,104 @@
+"""Agreement of a grader with labelled answers: can I trust my grader?
+
+``grade_labelled`` runs any grader over a labelled set (one grade at a time,
+timing each, stoppable between grades) and ``summarize`` turns the results
+into the figures people compare: Spearman per dimension and overall, exact
+and within-one agreement, the fallback rate and its reasons, and median and
+p95 latency.  ``interviewer calibrate`` and ``benchmarks/bench_grading_quality.py``
+both use these, so a figure means the same thing wherever it is printed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from interviewer.agreement import exact_share, percentile, spearman, within_one_share
+from interviewer.content.loader import Library
+from interviewer.content.schema import DIMENSIONS, Dimension
+from interviewer.grading.types import Grade, Grader
+from interviewer.labelled import LabelledAnswer, request_for
+
+
+@dataclass(frozen=True)
+class Result:
+    item: LabelledAnswer
+    grade: Grade
+    seconds: float
+
+
+@dataclass(frozen=True)
+class DimensionAgreement:
+    n: int
+    spearman: float | None
+    exact: float
+    within_one: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    n: int
+    overall_spearman: float | None
+    dimensions: dict[Dimension, DimensionAgreement]
+    fallback_rate: float
+    fallback_reasons: dict[str, int] = field(default_factory=dict)
+    median_s: float = 0.0
+    p95_s: float = 0.0
+
+
+def grade_labelled(
+    grader: Grader,
+    library: Library,
+    items: Sequence[LabelledAnswer],
+    *,
+    on_result: Callable[[int, Result], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[Result]:
+    """Grade each labelled answer in order; stops early (keeping what is done) when ``should_stop`` says so."""
+    out: list[Result] = []
+    for item in items:
+        if should_stop():
+            break
+        request = request_for(library, item)
+        start = clock()
+        grade = grader.grade(request)
+        result = Result(item, grade, clock() - start)
+        out.append(result)
+        if on_result is not None:
+            on_result(len(out), result)
+    return out
+
+
+def _rho(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    return spearman(xs, ys) if len(xs) >= 3 else None
+
+
+def summarize(results: Sequence[Result]) -> Summary:
+    dims: dict[Dimension, DimensionAgreement] = {}
+    for dim in DIMENSIONS:
+        pairs = [
+            (r.grade.dimensions[dim].score, level)
+            for r in results
+            if (level := r.item.labels.level(dim)) is not None and dim in r.grade.dimensions
+        ]
+        got, want = [p[0] for p in pairs], [p[1] for p in pairs]
+        dims[dim] = DimensionAgreement(
+            n=len(pairs),
+            spearman=_rho(got, want),
+            exact=exact_share(got, want),
+            within_one=within_one_share(got, want),
+        )
+    reasons = Counter(r.grade.fallback_reason for r in results if r.grade.fallback_reason)
+    seconds = [r.seconds for r in results]
+    return Summary(
+        n=len(results),
+        overall_spearman=_rho([r.grade.overall for r in results], [r.item.labels.overall for r in results]),
+        dimensions=dims,
+        fallback_rate=(sum(reasons.values()) / len(results)) if results else 0.0,
+        fallback_reasons=dict(reasons),
+        median_s=percentile(seconds, 50),
+        p95_s=percentile(seconds, 95),
+    )
