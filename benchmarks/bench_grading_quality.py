@@ -33,6 +33,10 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def _meets(value: float, op: str, target: float) -> bool:
+    return value >= target if op == ">=" else value <= target
+
+
 def measure(results: list[Result]) -> dict[str, object]:
     by_kind: dict[str, list[Result]] = defaultdict(list)
     for r in results:
@@ -75,7 +79,7 @@ def measure(results: list[Result]) -> dict[str, object]:
             **{d: a.spearman for d, a in summary.dimensions.items()},
         },
         "targets": [
-            {"measure": name, "value": value, "op": op, "target": target, "ok": value >= target if op == ">=" else value <= target}
+            {"measure": name, "value": value, "op": op, "target": target, "ok": _meets(value, op, target)}
             for name, value, op, target in targets
         ],
     }
@@ -84,7 +88,7 @@ def measure(results: list[Result]) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("files", nargs="*", type=Path, help="labelled YAML files (default: tests/fixtures/blind/*.yaml)")
+    parser.add_argument("files", nargs="*", type=Path, help="labelled YAML files (default: tests/fixtures/blind/)")
     args = parser.parse_args()
     files = args.files or sorted(BLIND.glob("*.yaml"))
     library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
