@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import Footer, Header, Static
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
-from interviewer.report import QuestionReview, Report, build_report, dimension_title
+from interviewer.report import QuestionReview, Report, TurnScore, build_report, dimension_title
 from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, TranscriptStore
 from interviewer.tui.formatting import overall_content, score_bar
@@ -32,11 +32,34 @@ def summary_content(report: Report, transcript: Transcript) -> Content:
         overall_content(report.overall),
         ("  ·  ", "$text-muted"),
         f"{report.answered} answered, {report.skipped} skipped",
+        ("  ·  Follow-ups ", "$text-muted"),
+        overall_content(report.follow_up_overall),
         "\n",
         f"Graded by {graders or 'nobody yet'}",
+        "\n",
+        (report.overall_rule, "$text-muted"),
+        "\n",
+        time_content(transcript),
         ("\nSession ", "$text-muted"),
         (transcript.id, "$text-muted"),
     )
+
+
+def time_content(transcript: Transcript) -> Content:
+    """Candidate time and grading time, apart: the clock was stopped while the machine graded."""
+    return Content.assemble(
+        ("Your time ", "bold"),
+        duration_text(transcript.elapsed),
+        ("  ·  ", "$text-muted"),
+        ("Grading time ", "bold"),
+        duration_text(transcript.grading_s),
+        (" (clock stopped)", "$text-muted"),
+    )
+
+
+def went_over(used_s: float, budget_s: float) -> bool:
+    """Over only when the shown times differ: "01:00 / 01:00" is never "over"."""
+    return int(used_s) > int(budget_s)
 
 
 def dimensions_content(report: Report) -> Content:
@@ -59,13 +82,14 @@ def phases_content(report: Report) -> Content:
     lines = [Content.styled("Time per phase (used / budget)", "bold")]
     for phase in report.phases:
         title = phase.title if len(phase.title) < LABEL_WIDTH else phase.title[: LABEL_WIDTH - 2] + "…"
-        used = Content.styled(duration_text(phase.used_s), "bold $warning" if phase.over else "bold")
+        over = went_over(phase.used_s, phase.budget_s)
+        used = Content.styled(duration_text(phase.used_s), "bold $warning" if over else "bold")
         lines.append(
             Content.assemble(
                 title.ljust(LABEL_WIDTH),
                 used,
                 f" / {duration_text(phase.budget_s)}",
-                (" over" if phase.over else "", "$warning"),
+                (" over" if over else "", "$warning"),
             )
         )
     if report.fallbacks:
@@ -74,8 +98,19 @@ def phases_content(report: Report) -> Content:
     return Content("\n").join(lines)
 
 
+def _scores_line(label: str, score: TurnScore) -> Content:
+    parts = [f"{DIMENSION_TITLES[d]} {score.scores[d]}" for d in DIMENSIONS if d in score.scores]
+    return Content.assemble(
+        (label.ljust(LABEL_WIDTH), "bold"), f"{score.overall}/100  ", (" · ".join(parts), "$text-muted")
+    )
+
+
 def question_content(index: int, review: QuestionReview) -> Content:
     lines = [Content.assemble((f"Q{index}  ", "bold $accent"), (review.prompt.strip(), "bold"))]
+    if review.main is not None:
+        lines.append(_scores_line("Main answer", review.main))
+    for follow_up in review.follow_ups:
+        lines.append(_scores_line("Follow-up", follow_up))
     if review.missed:
         lines.append(Content.styled("Key points missed", "$error"))
         lines += [Content.assemble("  • ", item) for item in review.missed]
