@@ -1,84 +1,45 @@
 """Command-line entry point.  Every subcommand is a thin call into the domain.
 
-Errors the user can fix are raised as ``UsageError`` (one line, exit 2) or
-``CommandError`` (one line, exit 1) and printed without a traceback.
+``main`` parses the flags, resolves the settings once (flag > env > file >
+default) and passes them to the command.  Errors the user can fix are raised
+as ``CommandError`` (one line, exit 2 for usage, 1 otherwise) or
+``SettingsError`` (exit 2) and printed without a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from interviewer import __version__
-from interviewer.config import SettingsError
+from interviewer.commands import CommandError, Handler, Parser, add_common_options, register_all
+from interviewer.commands.app import run_home
+from interviewer.config import SettingsError, load_settings
 
-
-class CommandError(Exception):
-    """A failure to report as one line on stderr, with an exit code."""
-
-    def __init__(self, message: str, code: int = 1):
-        self.code = code
-        super().__init__(message)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad flags as one line and exit code 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise CommandError(f"{message} (see '{self.prog} --help')", code=2)
-
-
-Handler = Callable[[argparse.Namespace], int]
-
-
-def add_command(sub: argparse._SubParsersAction, name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
-    """Add a subcommand that also accepts the common options after its name."""
-    parser = sub.add_parser(name, help=help, description=help)
-    add_common_options(parser)
-    parser.set_defaults(handler=handler)
-    return parser
+__all__ = ["CommandError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from interviewer.commands import register_all
-
-    parser = _Parser(
+    """The full parser: the common options, then every command module's subcommands."""
+    parser = Parser(
         prog="interviewer",
         description="Timed, graded mock interviews for AI-infrastructure roles.",
     )
     parser.add_argument("--version", action="version", version=f"interviewer {__version__}")
     add_common_options(parser)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     register_all(sub)
+    parser.set_defaults(handler=run_home)
     return parser
-
-
-def add_common_options(parser: argparse.ArgumentParser) -> None:
-    """Options every command accepts (before or after the subcommand)."""
-    parser.add_argument("--cases-dir", type=Path, default=argparse.SUPPRESS, help="extra folder of user cases")
-    parser.add_argument("--transcripts-dir", type=Path, default=argparse.SUPPRESS, help="where sessions are saved")
-    parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="path of the TOML config file")
-    parser.add_argument("--base-url", default=argparse.SUPPRESS, help="OpenAI-compatible endpoint URL")
-    parser.add_argument("--model", default=argparse.SUPPRESS, help="model name on the endpoint")
-    parser.add_argument(
-        "--api-key-env", default=argparse.SUPPRESS, metavar="VAR", help="name of the env var holding the API key"
-    )
-    parser.add_argument("--offline", action="store_true", default=argparse.SUPPRESS, help="grade offline only")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
-        args = parser.parse_args(args_list)
-        handler: Handler | None = getattr(args, "handler", None)
-        if handler is None:
-            from interviewer.commands.app import run_home
-
-            return run_home(args)
-        return handler(args)
+        args = build_parser().parse_args(args_list)
+        handler: Handler = args.handler
+        return handler(args, load_settings(args))
     except CommandError as exc:
         print(f"interviewer: error: {exc}", file=sys.stderr)
         return exc.code

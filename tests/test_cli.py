@@ -207,3 +207,68 @@ def test_transcripts_dir_that_is_a_file(tmp_path: Path) -> None:
 
 def test_progress_unknown_case() -> None:
     assert_one_line_error(run("progress", "--case", "nope"), 2, "unknown case 'nope'")
+
+
+def test_every_command_module_registers_itself() -> None:
+    """A new module in interviewer/commands joins the CLI without a list to edit."""
+    import argparse
+
+    from interviewer.cli import build_parser
+    from interviewer.commands import command_modules
+
+    modules = command_modules()
+    assert "interviewer.commands.content" in modules and "interviewer.commands.calc" in modules
+    assert not any(m.rsplit(".", 1)[1].startswith("_") for m in modules)
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    registered = {parser.get_default("handler").__module__ for parser in sub.choices.values()}
+    assert registered == set(modules)
+
+
+def test_a_command_that_fails_to_import_is_loud(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from interviewer.cli import build_parser
+
+    real = importlib.import_module
+
+    def broken(name: str, package: str | None = None) -> object:
+        if name == "interviewer.commands.score":
+            raise ModuleNotFoundError("No module named 'some_missing_dependency'", name="some_missing_dependency")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="some_missing_dependency"):
+        build_parser()
+
+
+def test_commands_never_import_the_cli() -> None:
+    """The CLI imports the commands; the reverse would be a cycle."""
+    import ast
+
+    offenders = []
+    for path in (REPO / "interviewer" / "commands").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "interviewer.cli":
+                offenders.append(path.name)
+            if isinstance(node, ast.Import) and any(a.name == "interviewer.cli" for a in node.names):
+                offenders.append(path.name)
+    assert offenders == []
+
+
+def test_settings_are_resolved_once_and_passed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import interviewer.cli as cli
+    from interviewer.config import load_settings
+
+    calls = []
+
+    def counting(args: object) -> object:
+        calls.append(args)
+        return load_settings(args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "load_settings", counting)
+    assert cli.main(["cases", "--cases-dir", CASES]) == 0
+    assert len(calls) == 1
+    assert not hasattr(calls[0], "_settings")
+    assert "mini" in capsys.readouterr().out

@@ -46,7 +46,7 @@ def test_damaged_and_foreign_files_are_skipped(mini_case, rubric, transcripts_di
     (transcripts_dir / "future.json").write_text('{"version": 99, "turns": []}', encoding="utf-8")
     (transcripts_dir / "binary.json").write_bytes(b"\x00\xff\xfe" * 100)
     (transcripts_dir / "wrongtype.json").write_text('{"version": 1, "turns": "no", "id": 3}', encoding="utf-8")
-    summaries, problems = store.list()
+    summaries, problems = store.summaries()
     assert [s.id for s in summaries] == [good]
     assert len(problems) == 5
     assert any("broken.json: not valid JSON" in p for p in problems)
@@ -81,7 +81,7 @@ def test_sigkill_never_tears_a_file_or_loses_an_answer(transcripts_dir) -> None:
     store = TranscriptStore(transcripts_dir)
     for delay in (0.0, 0.05, 0.11, 0.17, 0.23, 0.31):
         lines = _run_and_kill(transcripts_dir, delay)
-        summaries, problems = store.list()
+        summaries, problems = store.summaries()
         assert problems == []
         answers = {t.answer for s in summaries for t in store.load_path(s.path).turns if t.answer}
         for line in lines:

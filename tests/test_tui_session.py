@@ -97,7 +97,7 @@ async def submit(pilot, answer: str) -> None:
 
 def load_only(transcripts: Path):
     store = TranscriptStore(transcripts)
-    [summary] = store.list()[0]
+    [summary] = store.summaries()[0]
     return store.load(summary.id)
 
 

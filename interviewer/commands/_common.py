@@ -1,35 +1,20 @@
-"""Helpers shared by subcommands: loading settings and the content library."""
+"""Helpers shared by subcommands: the content library, the store and the grader, all from one ``Settings``."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import TYPE_CHECKING
 
+from interviewer.commands import CommandError
+from interviewer.config import Settings
 from interviewer.content.loader import Library, load_library
 from interviewer.content.schema import Case, Question
+from interviewer.grading.policy import FallbackGrader, build_grader
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 from interviewer.transcripts import TranscriptStore
 
-if TYPE_CHECKING:
-    from interviewer.config import Settings
-    from interviewer.grading.policy import FallbackGrader
 
-
-def settings_for(args: argparse.Namespace) -> Settings:
-    """The settings for this command, resolved once: the library, store and grader share them."""
-    settings = getattr(args, "_settings", None)
-    if settings is None:
-        from interviewer.config import load_settings
-
-        settings = load_settings(args)
-        args._settings = settings
-    return settings
-
-
-def load_library_for(args: argparse.Namespace, *, quiet: bool = False) -> Library:
+def load_library_for(settings: Settings, *, quiet: bool = False) -> Library:
     """Load built-in cases plus ``--cases-dir``; report problems as one line each on stderr."""
-    settings = settings_for(args)
     case_dirs = [builtin_cases_dir()]
     rubric_dirs = [builtin_rubrics_dir()]
     if settings.cases_dir is not None:
@@ -44,8 +29,6 @@ def load_library_for(args: argparse.Namespace, *, quiet: bool = False) -> Librar
 
 def find_case(lib: Library, case_id: str) -> Case:
     """The case with ``case_id``, or a one-line error naming the known ids."""
-    from interviewer.cli import CommandError
-
     case = lib.cases.get(case_id)
     if case is None:
         known = ", ".join(sorted(lib.cases)) or "none"
@@ -54,8 +37,7 @@ def find_case(lib: Library, case_id: str) -> Case:
 
 
 def find_question(case: Case, question_id: str) -> Question:
-    from interviewer.cli import CommandError
-
+    """The question with ``question_id`` in ``case``, or a one-line error naming the known ids."""
     question = case.question(question_id)
     if question is None:
         known = ", ".join(q.id for q in case.questions())
@@ -63,12 +45,11 @@ def find_question(case: Case, question_id: str) -> Question:
     return question
 
 
-def store_for(args: argparse.Namespace) -> TranscriptStore:
-    return TranscriptStore(settings_for(args).transcripts_dir)
+def store_for(settings: Settings) -> TranscriptStore:
+    """The transcript folder the settings name."""
+    return TranscriptStore(settings.transcripts_dir)
 
 
-def grader_for(args: argparse.Namespace) -> FallbackGrader:
+def grader_for(settings: Settings) -> FallbackGrader:
     """The configured grader: the model behind the endpoint with the offline fallback, or offline only."""
-    from interviewer.grading.policy import build_grader
-
-    return build_grader(settings_for(args))
+    return build_grader(settings)

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
-from interviewer.cli import CommandError, _Parser, add_common_options
+from interviewer import estimators
+from interviewer.commands import CommandError, Handler, Parser, SubParsers, add_common_options
+from interviewer.config import Settings
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubParsers) -> None:
     calc = sub.add_parser(
         "calc",
         help="back-of-envelope estimators that show their working",
         description="Back-of-envelope estimators that show their working.",
     )
     add_common_options(calc)
-    calc.set_defaults(handler=lambda args: (calc.print_help(), 2)[1])
-    kinds = calc.add_subparsers(dest="estimator", metavar="ESTIMATOR", parser_class=_Parser)
+
+    def usage(args: argparse.Namespace, settings: Settings) -> int:
+        calc.print_help()
+        return 2
+
+    calc.set_defaults(handler=usage)
+    kinds = calc.add_subparsers(dest="estimator", metavar="ESTIMATOR", parser_class=Parser)
 
     p = kinds.add_parser("params", help="parameter count: L, D, V, FFN multiple")
     p.add_argument("--layers", type=int, required=True, help="number of transformer layers (L)")
@@ -55,11 +63,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_run("kv_cache", "layers", "kv_heads", "head_dim", "seq_len", "batch", "dtype"))
 
 
-def _run(func_name: str, *fields: str):
-    def handler(args: argparse.Namespace) -> int:
-        from interviewer import estimators
+def _run(func_name: str, *fields: str) -> Handler:
+    """A handler that calls ``estimators.<func_name>`` with the named flags, in order, and prints its working."""
+    func: Callable[..., estimators.Estimate] = getattr(estimators, func_name)
 
-        func = getattr(estimators, func_name)
+    def handler(args: argparse.Namespace, settings: Settings) -> int:
         try:
             estimate = func(*(getattr(args, f) for f in fields))
         except estimators.EstimateError as exc:

@@ -6,10 +6,12 @@ import argparse
 import json
 import sys
 
-from interviewer.cli import CommandError, add_command
+from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.config import Settings
+from interviewer.grading.llm.check import NOT_CONFIGURED, run_check
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubParsers) -> None:
     p = add_command(
         sub,
         "check",
@@ -19,11 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def check(args: argparse.Namespace) -> int:
-    from interviewer.config import load_settings
-    from interviewer.grading.llm.check import NOT_CONFIGURED, run_check
-
-    settings = load_settings(args)
+def check(args: argparse.Namespace, settings: Settings) -> int:
     if not settings.base_url:
         raise CommandError(NOT_CONFIGURED, code=2)
     if settings.offline:

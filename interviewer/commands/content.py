@@ -7,7 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from interviewer.cli import add_command
+from interviewer.commands import SubParsers, add_command
+from interviewer.commands._common import load_library_for
+from interviewer.config import Settings
 from interviewer.content.loader import (
     ContentError,
     is_rubric_file,
@@ -20,16 +22,14 @@ from interviewer.content.loader import (
 )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubParsers) -> None:
     p = add_command(sub, "validate", validate, "check case and rubric files; prints file:line: field: problem")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders of YAML")
     p = add_command(sub, "cases", list_cases, "list every case and question bank")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def validate(args: argparse.Namespace) -> int:
-    from interviewer.commands.common import load_library_for
-
+def validate(args: argparse.Namespace, settings: Settings) -> int:
     failed = 0
     files = yaml_files(args.paths)
     missing = [p for p in args.paths if not p.exists()]
@@ -38,7 +38,7 @@ def validate(args: argparse.Namespace) -> int:
     if not files and not missing:
         print("no YAML files found", file=sys.stderr)
         return 1
-    library = load_library_for(args, quiet=True)
+    library = load_library_for(settings, quiet=True)
     rubric_ids: set[str] = set(library.rubrics)
     for path in files:
         if not path.exists():
@@ -71,24 +71,29 @@ def validate(args: argparse.Namespace) -> int:
     return 1 if failed or missing else 0
 
 
-def list_cases(args: argparse.Namespace) -> int:
-    from interviewer.commands.common import load_library_for
-
-    lib = load_library_for(args)
-    rows = [
-        {
-            "id": case.id,
-            "title": case.title,
-            "kind": case.kind,
-            "minutes": case.minutes,
-            "questions": [{"id": q.id, "prompt": q.prompt} for q in case.questions()],
-        }
-        for case in lib.cases.values()
-    ]
+def list_cases(args: argparse.Namespace, settings: Settings) -> int:
+    lib = load_library_for(settings)
     if args.json:
+        rows = [
+            {
+                "id": case.id,
+                "title": case.title,
+                "kind": case.kind,
+                "minutes": case.minutes,
+                "questions": [{"id": q.id, "prompt": q.prompt} for q in case.questions()],
+            }
+            for case in lib.cases.values()
+        ]
         json.dump(rows, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
+    for case in lib.cases.values():
+        questions = case.questions()
+        print(f"{case.id}  [{case.kind}]  {case.title}  ({case.minutes:g} min, {len(questions)} questions)")
+        for q in questions:
+            first = q.prompt.splitlines()[0] if q.prompt else ""
+            print(f"    {q.id}: {first[:100]}")
+    return 0
     for row in rows:
         print(
             f"{row['id']}  [{row['kind']}]  {row['title']}  ({row['minutes']:g} min, {len(row['questions'])} questions)"

@@ -7,10 +7,16 @@ import json
 import sys
 from pathlib import Path
 
-from interviewer.cli import CommandError, add_command
+from interviewer.answers import MAX_ANSWER_CHARS, AnswerError, decode_answer
+from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.commands._common import find_case, find_question, grader_for, load_library_for
+from interviewer.config import Settings
+from interviewer.export import grade_markdown
+from interviewer.followup import choose_probe
+from interviewer.grading.types import GradeRequest
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubParsers) -> None:
     p = add_command(sub, "score", score, "grade one answer (from --answer-file or stdin)")
     p.add_argument("--case", required=True, metavar="ID", help="case or bank id")
     p.add_argument("--question", required=True, metavar="QID", help="question id within the case")
@@ -22,8 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_answer(path: Path | None) -> str:
-    from interviewer.answers import MAX_ANSWER_CHARS, AnswerError, decode_answer
-
     limit = MAX_ANSWER_CHARS * 4 + 1  # UTF-8 is at most 4 bytes a character; read no more than that
     source = "stdin" if path is None else str(path)
     try:
@@ -42,13 +46,8 @@ def read_answer(path: Path | None) -> str:
         raise CommandError(str(exc), code=2) from None
 
 
-def score(args: argparse.Namespace) -> int:
-    from interviewer.commands.common import find_case, find_question, grader_for, load_library_for
-    from interviewer.export import grade_markdown
-    from interviewer.followup import choose_probe
-    from interviewer.grading.types import GradeRequest
-
-    lib = load_library_for(args)
+def score(args: argparse.Namespace, settings: Settings) -> int:
+    lib = load_library_for(settings)
     case = find_case(lib, args.case)
     question = find_question(case, args.question)
     target, parent = question, None
@@ -62,7 +61,7 @@ def score(args: argparse.Namespace) -> int:
             )
         target, parent = question.follow_up_question(args.follow_up), question
     answer = read_answer(args.answer_file)
-    grader = grader_for(args)
+    grader = grader_for(settings)
     request = GradeRequest(case=case, rubric=lib.rubric_for(case), question=target, parent=parent, answer=answer)
     grade = grader.grade(request)
     # What the session would ask next (it asks one follow-up per question, never one after a follow-up).

@@ -6,15 +6,20 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-from interviewer.cli import CommandError, add_command
+from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.commands._common import find_case, grader_for, load_library_for, store_for
+from interviewer.config import Settings
+from interviewer.content.schema import Case
+from interviewer.export import transcript_json, transcript_markdown
+from interviewer.grading.types import Grade
+from interviewer.progress import progress
+from interviewer.regrade import regrade
+from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore, Turn
 
-if TYPE_CHECKING:
-    from interviewer.transcripts import Transcript, TranscriptStore
 
-
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubParsers) -> None:
     p = add_command(sub, "transcripts", list_transcripts, "list saved sessions")
     p.add_argument("--json", action="store_true", help="print JSON")
     p = add_command(sub, "show", show, "print one saved session")
@@ -34,27 +39,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _load(args: argparse.Namespace) -> tuple[TranscriptStore, Transcript]:
-    from interviewer.commands.common import store_for
-    from interviewer.transcripts import TranscriptError
-
-    store = store_for(args)
+def _load(args: argparse.Namespace, settings: Settings) -> tuple[TranscriptStore, Transcript]:
+    store = store_for(settings)
     try:
         return store, store.load(args.id)
     except TranscriptError as exc:
         raise CommandError(str(exc), code=2 if "no transcript" in str(exc) or "ambiguous" in str(exc) else 1) from None
 
 
-def list_transcripts(args: argparse.Namespace) -> int:
-    from interviewer.commands.common import store_for
-    from interviewer.transcripts import TranscriptError
-
-    store = store_for(args)
+def list_transcripts(args: argparse.Namespace, settings: Settings) -> int:
+    store = store_for(settings)
     try:
         store.files()
     except TranscriptError as exc:
         raise CommandError(str(exc)) from None
-    summaries, problems = store.list()
+    summaries, problems = store.summaries()
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     if args.json:
@@ -70,32 +69,25 @@ def list_transcripts(args: argparse.Namespace) -> int:
     return 0
 
 
-def _case_or_none(args: argparse.Namespace, case_id: str):
-    from interviewer.commands.common import load_library_for
-
-    return load_library_for(args, quiet=True).cases.get(case_id)
+def _case_or_none(settings: Settings, case_id: str) -> Case | None:
+    return load_library_for(settings, quiet=True).cases.get(case_id)
 
 
-def show(args: argparse.Namespace) -> int:
-    from interviewer.export import transcript_json, transcript_markdown
-
-    _, transcript = _load(args)
+def show(args: argparse.Namespace, settings: Settings) -> int:
+    _, transcript = _load(args, settings)
     if args.format == "json":
         sys.stdout.write(transcript_json(transcript) + "\n")
     else:
-        sys.stdout.write(transcript_markdown(transcript, _case_or_none(args, transcript.case_id)))
+        sys.stdout.write(transcript_markdown(transcript, _case_or_none(settings, transcript.case_id)))
     return 0
 
 
-def export(args: argparse.Namespace) -> int:
-    from interviewer.export import transcript_json, transcript_markdown
-    from interviewer.transcripts import TranscriptError
-
-    store, transcript = _load(args)
+def export(args: argparse.Namespace, settings: Settings) -> int:
+    store, transcript = _load(args, settings)
     text = (
         transcript_json(transcript) + "\n"
         if args.format == "json"
-        else transcript_markdown(transcript, _case_or_none(args, transcript.case_id))
+        else transcript_markdown(transcript, _case_or_none(settings, transcript.case_id))
     )
     # Markdown goes beside the transcript; a JSON copy goes to the current folder, because a
     # .json in the transcripts dir would be listed as a second copy of the session.
@@ -113,19 +105,16 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
-def regrade_cmd(args: argparse.Namespace) -> int:
-    from interviewer.commands.common import grader_for, load_library_for
-    from interviewer.regrade import regrade
-
-    store, transcript = _load(args)
-    lib = load_library_for(args)
+def regrade_cmd(args: argparse.Namespace, settings: Settings) -> int:
+    store, transcript = _load(args, settings)
+    lib = load_library_for(settings)
     case = lib.cases.get(transcript.case_id)
     if case is None:
         raise CommandError(f"transcript {transcript.id}: its case {transcript.case_id!r} is not installed")
-    grader = grader_for(args)
-    rows = []
+    grader = grader_for(settings)
+    rows: list[dict[str, Any]] = []
 
-    def report(turn, old, new) -> None:
+    def report(turn: Turn, old: Grade | None, new: Grade) -> None:
         rows.append(
             {
                 "turn": turn.id,
@@ -157,15 +146,10 @@ def regrade_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
-def progress_cmd(args: argparse.Namespace) -> int:
-    from interviewer.commands.common import store_for
-    from interviewer.progress import progress
-
+def progress_cmd(args: argparse.Namespace, settings: Settings) -> int:
     if args.case:
-        from interviewer.commands.common import find_case, load_library_for
-
-        find_case(load_library_for(args, quiet=True), args.case)
-    loaded, problems = store_for(args).load_all()
+        find_case(load_library_for(settings, quiet=True), args.case)
+    loaded, problems = store_for(settings).load_all()
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     result = progress([t for _, t in loaded if not args.case or t.case_id == args.case])

@@ -58,7 +58,7 @@ class TranscriptListScreen(AppScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="list", description="listing transcripts")
     def _list_worker(self, store: TranscriptStore) -> None:
-        summaries, problems = store.list()
+        summaries, problems = store.summaries()
         self.post_message(TranscriptsListed(summaries, problems))
 
 
