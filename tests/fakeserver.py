@@ -129,7 +129,10 @@ class FakeServer:
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # type: ignore[attr-defined]
         self.port = self._httpd.server_address[1]
-        threading.Thread(target=self._httpd.serve_forever, name="fake-openai", daemon=True).start()
+        # A short poll interval: shutdown() waits for the next poll, and every test stops a server.
+        threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, name="fake-openai", daemon=True
+        ).start()
         return self
 
     def stop(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -39,11 +38,10 @@ def test_check_negotiates_from_the_top_and_remembers(fake_server: FakeServer, ca
     assert structured.default_cache().get(fake_server.root, MODEL).mode == "json_object+schema"
 
 
-def test_unreachable_endpoint_fails_fast_with_one_line(capsys) -> None:
+def test_unreachable_endpoint_fails_with_one_line(capsys) -> None:
+    # How fast it fails is measured by benchmarks/bench_fallback.py, not asserted here.
     url = f"http://127.0.0.1:{closed_port()}/v1"
-    started = time.monotonic()
     assert main(["check", "--base-url", url]) == 1
-    assert time.monotonic() - started < 3 + 1.5  # 2 s connect timeout + the SDK import
     captured = capsys.readouterr()
     assert "(unreachable)" in captured.out
     err = captured.err.strip().splitlines()

@@ -9,7 +9,6 @@ the code has checked.  The offline grader here is ``FixedGrader`` (scores of
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,8 @@ import pytest
 from interviewer.config import Settings
 from interviewer.followup import Probe, choose_probe
 from interviewer.grading.llm import structured
+from interviewer.grading.llm.client import ChatClient
+from interviewer.grading.llm.grader import LLMGrader
 from interviewer.grading.policy import FallbackGrader
 from interviewer.grading.types import Grade
 from tests.fakeserver import (
@@ -36,12 +37,6 @@ from tests.fakeserver import (
 def _fresh_mode_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts like a new process: nothing remembered in memory."""
     monkeypatch.setattr(structured, "_DEFAULT_CACHE", None)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _openai_imported() -> None:
-    """Timing tests measure the network path, not the one-off 1 s import of the SDK."""
-    import openai  # noqa: F401
 
 
 def settings_for(server: FakeServer, **kw: object) -> Settings:
@@ -113,10 +108,14 @@ def test_cut_off_twice_falls_back(fake_server, mini_case, rubric) -> None:
 
 def test_rate_limit_is_retried_once_after_retry_after(fake_server, mini_case, rubric) -> None:
     fake_server.retry_after = "0.3"
-    started = time.monotonic()
-    grade, _ = grade_with(fake_server, mini_case, rubric, "429", "good")
+    fake_server.script = ["429", "good"]
+    slept: list[float] = []
+    settings = settings_for(fake_server)
+    llm = LLMGrader(settings, client=ChatClient(settings, sleep=slept.append))
+    grade = FallbackGrader(settings, offline=FixedGrader(), llm=llm).grade(kv_request(mini_case, rubric, GOOD_ANSWER))
     assert grade.grader == "llm"
-    assert time.monotonic() - started >= 0.3
+    assert slept == [0.3], "the client waits exactly what Retry-After asks before the one retry"
+    assert len(fake_server.chat_requests()) == 2
 
 
 def test_rate_limit_twice_falls_back(fake_server, mini_case, rubric) -> None:
@@ -127,10 +126,9 @@ def test_rate_limit_twice_falls_back(fake_server, mini_case, rubric) -> None:
 
 def test_long_retry_after_falls_back_without_waiting(fake_server, mini_case, rubric) -> None:
     fake_server.retry_after = "30"
-    started = time.monotonic()
     grade, _ = grade_with(fake_server, mini_case, rubric, "429")
     assert_fallback(grade, "rate limited", "30 s")
-    assert time.monotonic() - started < 2
+    assert len(fake_server.chat_requests()) == 1, "no retry after a wait longer than the cap"
 
 
 def test_server_that_ignores_stream_true(fake_server, mini_case, rubric) -> None:
@@ -239,20 +237,16 @@ def test_truncated_body_without_streaming_falls_back(fake_server, mini_case, rub
 
 def test_slow_headers_time_out(fake_server, mini_case, rubric) -> None:
     fake_server.delay = 5
-    started = time.monotonic()
     grade, _ = grade_with(fake_server, mini_case, rubric, "slow_headers", read_timeout=0.5)
     assert_fallback(grade, "timed out", "0.5 s")
-    assert time.monotonic() - started < 2
 
 
 def test_stalled_stream_times_out(fake_server, mini_case, rubric) -> None:
     fake_server.delay = 5
-    started = time.monotonic()
     grade, chunks = grade_with(fake_server, mini_case, rubric, "slow_stream", read_timeout=0.5)
     assert_fallback(grade, "timed out")
     assert chunks, "the first piece streamed before the stall"
     assert grade.feedback == "offline feedback", "the final grade replaces the provisional stream"
-    assert time.monotonic() - started < 2
 
 
 def test_model_list_failure_falls_back(fake_server, mini_case, rubric) -> None:
@@ -280,19 +274,13 @@ def test_empty_model_list_falls_back(fake_server, mini_case, rubric) -> None:
     ],
     ids=["refused", "connect-timeout", "dns"],
 )
-def test_unreachable_endpoint_falls_back_within_connect_timeout_plus_one_second(
-    mini_case, rubric, url: str, words: list[str]
-) -> None:
-    connect = 0.5
+def test_unreachable_endpoint_falls_back_naming_the_cause(mini_case, rubric, url: str, words: list[str]) -> None:
+    # The time to fall back (connect timeout + 1 s at most) is measured by benchmarks/bench_fallback.py.
     with unanswered_port() as hung:
         url = url.format(port=closed_port(), hung=hung)
-        settings = Settings(base_url=url, model=MODEL, connect_timeout=connect)
-        grader = FallbackGrader(settings, offline=FixedGrader())
-        started = time.monotonic()
-        grade = grader.grade(kv_request(mini_case, rubric))
-        elapsed = time.monotonic() - started
+        settings = Settings(base_url=url, model=MODEL, connect_timeout=0.5)
+        grade = FallbackGrader(settings, offline=FixedGrader()).grade(kv_request(mini_case, rubric))
     assert_fallback(grade, *words)
-    assert elapsed <= connect + 1.0, f"fallback took {elapsed:.2f} s"
 
 
 # --------------------------------------------------------------------------- keeping the model honest
@@ -484,7 +472,7 @@ def test_cold_process_falls_back_before_importing_the_sdk(tmp_path: Path) -> Non
     import sys
 
     script = """
-import sys, time
+import sys
 from pathlib import Path
 from interviewer.config import Settings
 from interviewer.content.loader import load_case, load_rubric
@@ -495,15 +483,13 @@ case = load_case(Path("tests/fixtures/cases/mini.yaml"))
 rubric = load_rubric(Path("rubrics/ai-infra.yaml"))
 with unanswered_port() as port:
     grader = build_grader(Settings(base_url=f"http://127.0.0.1:{port}/v1", connect_timeout=0.5))
-    started = time.monotonic()
     grade = grader.grade(kv_request(case, rubric))
-    print(time.monotonic() - started, "openai" in sys.modules, grade.grader)
+    print("openai" in sys.modules, grade.grader)
     print(grade.fallback_reason)
 """
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, check=True)
     first, reason = out.stdout.strip().splitlines()
-    elapsed, imported, grader = first.split()
+    imported, grader = first.split()
     assert grader == "keyword" and "no connection within 0.5 s" in reason
     assert imported == "False"
-    assert float(elapsed) <= 0.5 + 1.0

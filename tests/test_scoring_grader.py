@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -99,11 +98,10 @@ def test_empty_answer(case: Case, ai_rubric: Rubric, text: str) -> None:
     assert g.feedback
 
 
-def test_long_answer_is_truncated_quickly(case: Case, ai_rubric: Rubric, answers: list[dict[str, str]]) -> None:
+def test_long_answer_is_truncated(case: Case, ai_rubric: Rubric, answers: list[dict[str, str]]) -> None:
+    # How long this takes is measured by benchmarks/bench_scorer.py, not asserted here.
     text = (answer(answers, "kv-cache-sizing", "strong") + "\n\n") * 400
-    start = time.perf_counter()
     g = grade(case, ai_rubric, "kv-cache-sizing", text)
-    assert time.perf_counter() - start < 1.0
     assert FLAG_TRUNCATED in g.flags
     assert g.overall >= 80  # the head was graded
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -132,18 +130,14 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_input_is_fast_and_bounded(name: str) -> None:
+def test_hostile_input_is_bounded(name: str) -> None:
+    # How long each takes is measured by benchmarks/bench_scorer.py, not asserted here.
     answer = HOSTILE[name]
-    start = time.perf_counter()
     g = run(answer, 0)
-    elapsed = time.perf_counter() - start
     check(g, answer)
-    assert elapsed < 1.0, f"{name}: {elapsed:.2f}s"
     assert ("truncated" in g.flags) == (len(answer) > MAX_CHARS)
 
 
 @pytest.mark.parametrize("name", ["punctuation run", "triggers", "brackets", "letters"])
-def test_detect_injection_on_hostile_input_is_fast(name: str) -> None:
-    start = time.perf_counter()
-    detect_injection(HOSTILE[name])
-    assert time.perf_counter() - start < 1.0
+def test_detect_injection_on_hostile_input_returns(name: str) -> None:
+    assert isinstance(detect_injection(HOSTILE[name]), list)
