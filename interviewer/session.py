@@ -106,8 +106,14 @@ class Session:
         practice: bool | None = None,
         clock: Clock = time.monotonic,
         phase_timeout: PhaseTimeout = "soft",
+        drill_questions: list[str] | None = None,
     ) -> Session:
-        """Begin a new session; ``minutes`` scales every phase budget to fit that total."""
+        """Begin a new session; ``minutes`` scales every phase budget to fit that total.
+
+        ``drill_questions`` marks a drill (``case`` is then the sub-case
+        ``drills.drill_case`` built); it is in the transcript from the first
+        save, so a drill killed at once still resumes as the same drill.
+        """
         if minutes is not None and minutes <= 0:
             raise SessionError("--minutes must be greater than zero")
         scale = (minutes / case.minutes) if minutes else 1.0
@@ -122,6 +128,7 @@ class Session:
             practice=case.kind == "bank" if practice is None else practice,
             time_scale=scale,
             phases=[PhaseRecord(id=p.id, title=p.title, budget_s=p.minutes * 60 * scale) for p in case.phases],
+            drill_questions=drill_questions,
         )
         session = cls(case, rubric, transcript, store, clock=clock, phase_timeout=phase_timeout)
         session._begin_phase(0)

@@ -93,6 +93,8 @@ class Transcript(BaseModel):
     """Text typed in the editor and not yet submitted; saved as you type and put back on resume."""
     grading_s: float = 0.0
     """Seconds the clock was stopped while the candidate waited for grades (not counted in ``elapsed``)."""
+    drill_questions: list[str] | None = None
+    """For a drill: the question ids it asks, in order, so resume rebuilds the same one-phase sub-case."""
 
     def graded_turns(self) -> list[Turn]:
         return [t for t in self.turns if t.grade is not None]
