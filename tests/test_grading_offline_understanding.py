@@ -265,3 +265,34 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
     for score in g.dimensions.values():
         if score.score < 4:
             assert score.missing, "a score below 4 always names what is missing"
+
+
+# --------------------------------------------------------------------------- the candidate's own arithmetic
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong"),
+    [
+        ("Weights are 175B x 2 bytes = 350 MB.", ["350 MB"]),
+        ("Moving it takes 1.34 GB / 50 GB/s = 2.7 ms.", ["2.7 ms"]),
+        ("A 400 Gb/s NIC, which is 400 GB/s.", ["400 GB/s"]),
+        ("Weights are 70B x 2 bytes = 140 GB.", []),
+        ("Per token 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes.", []),
+        ("Each is 2 B + 2 B + 12 B = 16 B per parameter.", []),
+        ("A 10 Gb/s NIC (that is 1.25 GB/s).", []),
+        ("The cache is 128 KiB per token, which is 250 MiB for the prompt.", []),
+        ("ZeRO-3 moves 3x, which is 1.5x the traffic of DDP.", []),
+        ("(2 x 80) x 8 = 100 layers.", []),
+    ],
+)
+def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:
+    from interviewer.grading.offline.arithmetic import check_arithmetic
+
+    figures = extract(text, analyse(text, fold(text)))
+    assert [text[m.figure.num_start : m.figure.end] for m in check_arithmetic(figures, text)] == wrong
+
+
+def test_wrong_arithmetic_caps_numbers(mini_case: Case, rubric: Rubric) -> None:
+    g = grade(mini_case, rubric, "kv-size", "The FP16 weights are 70B x 2 bytes = 14 GB, so they fit easily.")
+    assert g.dimensions["numbers"].score <= 1
+    assert any(c.verdict == "wrong" and c.reference and "70B x 2 bytes" in c.reference for c in g.numbers_checked)

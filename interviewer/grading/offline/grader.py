@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
+from interviewer.grading.offline.arithmetic import check_arithmetic
 from interviewer.grading.offline.claims import MIN_SUBSTANCE, NEGATORS, is_template_run, negated, substance
 from interviewer.grading.offline.compiled import (
     CompiledQuestion,
@@ -36,7 +37,15 @@ from interviewer.grading.offline.gaming import MisconceptionHit, is_keyword_list
 from interviewer.grading.offline.injection import injection_spans
 from interviewer.grading.offline.levels import NumberStats, concept_level, numbers_level
 from interviewer.grading.offline.lexicon import Swap, lexicon
-from interviewer.grading.offline.quantities import Checked, check, extract, has_estimate, number_checks
+from interviewer.grading.offline.quantities import (
+    Checked,
+    Figure,
+    check,
+    extract,
+    has_estimate,
+    number_checks,
+    working_reference,
+)
 from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet, stem, tokens_of
 from interviewer.grading.types import (
     FLAG_EMPTY,
@@ -204,6 +213,19 @@ def _negations(text: str) -> int:
     return sum(1 for t in tokens_of(fold(text)) if t in NEGATORS)
 
 
+def _with_arithmetic(checked: list[Checked], figures: Sequence[Figure], text: str) -> list[Checked]:
+    """A stated result the candidate's own working does not produce is wrong, whatever the references say."""
+    mismatches = {m.figure.num_start: m for m in check_arithmetic(figures, text)}
+    if not mismatches:
+        return checked
+    out = []
+    for c in checked:
+        m = mismatches.pop(c.figure.num_start, None)
+        out.append(c if m is None else Checked(c.figure, "wrong", working_reference(m.working)))
+    out += [Checked(m.figure, "wrong", working_reference(m.working)) for m in mismatches.values()]
+    return out
+
+
 def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analysis:
     folded = fold(text)
     sentences = analyse(text, folded)
@@ -216,6 +238,7 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     raw_hits = cq.index.find(sentences, text, folded)
     figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
     checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects)
+    checked = _with_arithmetic(checked, figures, text)
     misconceptions = tuple(cq.misconceptions.find(sentences, text, folded))
     swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded))
     wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}

@@ -286,6 +286,19 @@ def compile_references(
     return refs
 
 
+def working_reference(working: str) -> Reference:
+    """A stand-in reference for a figure judged by the candidate's own arithmetic; its label shows the working."""
+    return Reference(
+        quantity=Quantity(measures=working, value=0, unit="x"),
+        dimension="x",
+        value=0.0,
+        label=working,
+        aliases=None,
+        measure_stems=frozenset(),
+        text_stems=frozenset(),
+    )
+
+
 class FactIndex:
     """The fact sheet compiled for checking: who a sentence names, and the figures known about them."""
 

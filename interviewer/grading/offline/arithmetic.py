@@ -1,0 +1,157 @@
+"""Checking a candidate's own arithmetic and unit conversions, whatever the question.
+
+Two checks need no reference figure, only the answer itself:
+
+* **Arithmetic.**  A chain of figures joined by one kind of operator and
+  closed by '=' or '≈' ('175B x 2 bytes = 350 GB', '1.34 GB / 50 GB/s =
+  27 ms', '2 B + 2 B + 12 B = 16 B') is evaluated in base units and the
+  result compared with what the candidate wrote.  Words between a figure
+  and the next operator ('80 layers x') name the figure and are skipped.
+* **Conversions.**  Two figures of the same dimension restated as one
+  in another unit ('400 Gb/s, which is 400 GB/s', '10 Gb/s (that's 10 GB/s)')
+  must agree.  The same unit twice, or a different 'per', is a derived
+  figure ('128 KiB per token, which is 250 MiB for the prompt'), not a
+  restatement, and is left alone.
+
+A mismatch beyond the tolerance is a wrong figure with the working shown as
+its reference.  Anything the parser cannot read with confidence (brackets,
+mixed operators, a chain that starts mid-expression) is left alone: a false
+accusation costs the candidate, a missed one costs nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from interviewer.grading.offline.quantities import Figure
+
+TOLERANCE = 0.15
+"""Relative slack for a stated result: rounding in the head is fine, a slipped factor is not."""
+APPROX_TOLERANCE = 0.25
+
+_OP = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>[x×*·/+])[ \t]*$")
+"""Between two figures of a chain: up to three naming words, then one operator."""
+_EQ = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>=|≈|~=)[ \t]*~?[ \t]*$")
+_SAME = re.compile(
+    r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,2}?(?:[A-Za-z][A-Za-z\-]{0,15})?[ \t]*[,(]?[ \t]*"
+    r"(?:which is|that is|that's|i\.e\.,?|aka|so about|or about|or|=)[ \t]*~?[ \t]*$",
+    re.IGNORECASE,
+)
+_CHAIN_BREAK = re.compile(r"[()\[\]]|[x×*·/+=][ \t]*$")
+"""Text just before a chain that means the chain starts mid-expression."""
+
+
+_LEADING_NUMBER = re.compile(r"^[~≈0-9.,\s\-–]+")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    figure: Figure
+    """The stated result (or restatement) that does not follow."""
+    working: str
+    """What it should have been, e.g. '175B x 2 = 3.5e+11 (not 350 MB)'."""
+
+
+def _value(f: Figure) -> float:
+    lo, hi = f.readings[0] if f.dimension is not None else f.raw[0]
+    return (lo + hi) / 2
+
+
+def _agrees(expected: float, figure: Figure) -> bool:
+    tol = APPROX_TOLERANCE if figure.approx else TOLERANCE
+    readings = figure.readings if figure.dimension is not None else figure.raw
+    return any(abs((lo + hi) / 2 - expected) <= tol * max(abs(expected), 1e-12) for lo, hi in readings)
+
+
+def _fmt(value: float) -> str:
+    if value == 0 or 1e-3 <= abs(value) < 1e7:
+        return f"{value:,.4g}"
+    return f"{value:.3g}"
+
+
+def check_arithmetic(figures: Sequence[Figure], text: str) -> list[Mismatch]:
+    """Stated results that the candidate's own chain of figures does not produce, and restatements that differ."""
+    out: list[Mismatch] = []
+    by_sentence: dict[int, list[Figure]] = {}
+    for f in figures:
+        by_sentence.setdefault(f.sentence, []).append(f)
+    for figs in by_sentence.values():
+        figs.sort(key=lambda f: f.num_start)
+        out.extend(_chains(figs, text))
+        out.extend(_restatements(figs, text))
+    return out
+
+
+def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    i = 0
+    while i < len(figs) - 1:
+        before = text[max(0, figs[i].num_start - 12) : figs[i].num_start]
+        chain = [figs[i]]
+        ops: list[str] = []
+        j = i
+        result: Figure | None = None
+        while j + 1 < len(figs):
+            between = text[figs[j].end : figs[j + 1].num_start]
+            if "(" in between or ")" in between:
+                break
+            op = _OP.match(between)
+            if op:
+                ops.append(op.group("op"))
+                chain.append(figs[j + 1])
+                j += 1
+                continue
+            if _EQ.match(between) and len(chain) >= 2:
+                result = figs[j + 1]
+            break
+        if result is not None and not _CHAIN_BREAK.search(before):
+            expected = _evaluate(chain, ops)
+            if expected is not None and math.isfinite(expected) and not _agrees(expected, result):
+                shown = text[chain[0].num_start : chain[-1].end]
+                stated = text[result.num_start : result.end]
+                out.append(Mismatch(result, f"{shown} = {_fmt(expected)} in base units, not {stated}"))
+        i = j + 1 if j > i else i + 1
+    return out
+
+
+def _evaluate(chain: Sequence[Figure], ops: Sequence[str]) -> float | None:
+    kinds = {"+" if op == "+" else "*" for op in ops}
+    if len(kinds) != 1:
+        return None  # mixed operators: precedence and brackets are too easy to misread
+    if kinds == {"+"}:
+        dims = {f.dimension for f in chain}
+        return sum(_value(f) for f in chain) if len(dims) == 1 else None
+    value = _value(chain[0])
+    for op, f in zip(ops, chain[1:], strict=True):
+        v = _value(f)
+        if op == "/":
+            if v == 0:
+                return None
+            value /= v
+        else:
+            value *= v
+    return value
+
+
+def _unit_text(f: Figure, text: str) -> str:
+    """The unit as written ('Gb/s' in '400 Gb/s')."""
+    return _LEADING_NUMBER.sub("", text[f.num_start : f.end]).strip()
+
+
+def _restatements(figs: list[Figure], text: str) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    for a, b in itertools.pairwise(figs):
+        if a.dimension is None or a.dimension != b.dimension or a.factor or b.factor or a.per != b.per:
+            continue
+        if a.dimension in ("x", "%") or _unit_text(a, text) == _unit_text(b, text):
+            continue  # same unit twice: a derived figure ('3x the traffic, which is 1.5x DDP'), not a conversion
+        if not _SAME.match(text[a.end : b.num_start]):
+            continue
+        if not _agrees(_value(a), b):
+            stated, first = text[b.num_start : b.end], text[a.num_start : a.end]
+            out.append(Mismatch(b, f"{first} restated as {stated}, which is not the same quantity"))
+    return out
