@@ -19,9 +19,11 @@ from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.types import FLAG_KEYWORD_LIST, FLAG_MISCONCEPTION, GradeRequest
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 from tests.content_checks import (
-    SEED_PREFIXES,
+    SEEDED_CASES,
     VENDOR_SPECS,
+    case_texts,
     common_problems,
+    copied_sentences,
     copy_check_catches_a_planted_sentence,
     misconception_clashes,
     spec_problems,
@@ -35,7 +37,7 @@ IDS = [f"{case.id}/{q.id}" for case, q in QUESTIONS]
 
 def test_builtin_content_loads_cleanly() -> None:
     assert LIB.problems == []
-    assert set(SEED_PREFIXES) <= set(LIB.cases)
+    assert set(SEEDED_CASES) <= set(LIB.cases)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -53,9 +55,17 @@ def test_vendor_figures_match_the_spec_table(case) -> None:
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("case_id", list(SEED_PREFIXES))
+# A stand-in for a seed: the copy check (run against the real seeds by benchmarks/check_seeds.py) is tested here.
+_STAND_IN_SEED = (
+    "Interviewers like to hear why the prefill phase saturates the tensor cores while decode waits on memory. "
+    "A candidate who sizes the key-value cache before choosing a batch size usually gives a better answer."
+)
+
+
+@pytest.mark.parametrize("case_id", list(SEEDED_CASES))
 def test_copy_check_catches_a_planted_seed_sentence(case_id: str) -> None:
-    assert copy_check_catches_a_planted_sentence(LIB.case(case_id), SEED_PREFIXES[case_id])
+    assert copy_check_catches_a_planted_sentence(LIB.case(case_id), _STAND_IN_SEED)
+    assert not copied_sentences(case_texts(LIB.case(case_id)), _STAND_IN_SEED), "the stand-in must start clean"
 
 
 @pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)

@@ -10,7 +10,7 @@ from interviewer.content.schema import Case, Question
 from tests import content_checks as checks
 
 CASE_ID = "infra-design"
-SEED = checks.SEED_PREFIXES[CASE_ID]
+SEED = checks.seed_facts(CASE_ID)
 
 # Keyword in the seed's question line -> the question id that covers it.
 SEED_QUESTIONS = {
@@ -60,7 +60,7 @@ def test_phase_briefs_restate_the_structuring_advice(case: Case) -> None:
 
 
 def test_every_seed_question_is_present(case: Case) -> None:
-    lines = [line for line in checks.seed_text(SEED).splitlines() if "The interviewer asks:" in line]
+    lines: list[str] = SEED["questions"]
     assert len(lines) == 5
     ids = {q.id for q in case.questions()}
     matched = []
@@ -141,5 +141,5 @@ def test_hardware_figures(case: Case) -> None:
     )
 
 
-def test_no_sentence_copied_from_seed(case: Case) -> None:
-    checks.assert_not_copied(case, SEED)
+# The copy check against the seed (no sentence reaching a similarity of 80) runs in benchmarks/check_seeds.py,
+# where the seeds are; the tests never read outside the repository.

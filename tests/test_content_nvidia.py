@@ -10,7 +10,6 @@ from interviewer.content.schema import Case
 from tests import content_checks as checks
 
 CASE_ID = "nvidia-inference"
-SEED_PREFIX = checks.SEED_PREFIXES[CASE_ID]
 
 # Focus areas of the case, each with keywords that must all appear in some question prompt.
 FOCUS_AREAS: dict[str, list[str]] = {
@@ -178,5 +177,5 @@ def test_deliverables_are_listed_and_asked(case: Case) -> None:
     assert "optimization plan" in case.question("optimization-plan").prompt
 
 
-def test_not_copied_from_seed(case: Case) -> None:
-    checks.assert_not_copied(case, SEED_PREFIX)
+# The copy check against the seed (no sentence reaching a similarity of 80) runs in benchmarks/check_seeds.py,
+# where the seeds are; the tests never read outside the repository.
