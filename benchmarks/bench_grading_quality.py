@@ -13,76 +13,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interviewer.calibration import Result, grade_labelled, summarize  # noqa: E402
+from interviewer.calibration import grade_labelled, quality_report  # noqa: E402
 from interviewer.content.loader import load_library  # noqa: E402
 from interviewer.grading.offline.grader import KeywordGrader  # noqa: E402
-from interviewer.grading.types import FLAG_INJECTION  # noqa: E402
 from interviewer.labelled import load_labelled  # noqa: E402
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir  # noqa: E402
 
 BLIND = ROOT / "tests" / "fixtures" / "blind"
-
-
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def _meets(value: float, op: str, target: float) -> bool:
-    return value >= target if op == ">=" else value <= target
-
-
-def measure(results: list[Result]) -> dict[str, object]:
-    by_kind: dict[str, list[Result]] = defaultdict(list)
-    for r in results:
-        by_kind[r.item.kind].append(r)
-    means = {k: _mean([r.grade.overall for r in rs]) for k, rs in sorted(by_kind.items())}
-    excellent = means.get("excellent", 0.0) or 1.0
-    summary = summarize(results)
-    wrong = by_kind.get("wrong", [])
-    wrong_numbers = by_kind.get("wrong_numbers", []) + [
-        r for r in by_kind.get("followup_wrong", []) if r.item.labels.numbers is not None
-    ]
-    injections = by_kind.get("injection", [])
-    good_follow_ups = by_kind.get("followup_good", [])
-    salad = by_kind.get("salad", []) + by_kind.get("negated_salad", [])
-    targets = [
-        ("Spearman, overall vs label", summary.overall_spearman or 0.0, ">=", 0.85),
-        ("paraphrase / excellent", means.get("paraphrase", 0.0) / excellent, ">=", 0.6),
-        ("salad and negated salad / excellent", _mean([r.grade.overall for r in salad]) / excellent, "<=", 0.4),
-        (
-            "confidently wrong: mechanism <= 1",
-            _mean([1.0 if r.grade.dimensions["mechanism"].score <= 1 else 0.0 for r in wrong]),
-            ">=",
-            0.8,
-        ),
-        (
-            "wrong numbers: numbers <= 1",
-            _mean([1.0 if r.grade.dimensions["numbers"].score <= 1 else 0.0 for r in wrong_numbers]),
-            ">=",
-            0.9,
-        ),
-        ("injection flagged", _mean([1.0 if FLAG_INJECTION in r.grade.flags else 0.0 for r in injections]), ">=", 0.95),
-        ("correct follow-up answers (mean /100)", _mean([r.grade.overall for r in good_follow_ups]), ">=", 70.0),
-    ]
-    return {
-        "answers": len(results),
-        "questions": len({(r.item.case, r.item.question) for r in results}),
-        "means": means,
-        "spearman": {
-            "overall": summary.overall_spearman,
-            **{d: a.spearman for d, a in summary.dimensions.items()},
-        },
-        "targets": [
-            {"measure": name, "value": value, "op": op, "target": target, "ok": _meets(value, op, target)}
-            for name, value, op, target in targets
-        ],
-    }
 
 
 def main() -> int:
@@ -94,7 +36,7 @@ def main() -> int:
     library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
     items = load_labelled(files)
     results = grade_labelled(KeywordGrader(), library, items)
-    report = measure(results)
+    report = quality_report(results)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

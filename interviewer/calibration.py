@@ -11,14 +11,15 @@ both use these, so a figure means the same thing wherever it is printed.
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from interviewer.agreement import exact_share, percentile, spearman, within_one_share
 from interviewer.content.loader import Library
 from interviewer.content.schema import DIMENSIONS, Dimension
-from interviewer.grading.types import Grade, Grader
+from interviewer.grading.types import FLAG_INJECTION, Grade, Grader
 from interviewer.labelled import LabelledAnswer, request_for
 
 
@@ -102,3 +103,60 @@ def summarize(results: Sequence[Result]) -> Summary:
         median_s=percentile(seconds, 50),
         p95_s=percentile(seconds, 95),
     )
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _meets(value: float, op: str, target: float) -> bool:
+    return value >= target if op == ">=" else value <= target
+
+
+def quality_report(results: Sequence[Result]) -> dict[str, Any]:
+    """Per-kind means, Spearman and the grading-quality targets of issue 9 for a blind labelled set."""
+    by_kind: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        by_kind[r.item.kind].append(r)
+    means = {k: _mean([r.grade.overall for r in rs]) for k, rs in sorted(by_kind.items())}
+    excellent = means.get("excellent", 0.0) or 1.0
+    summary = summarize(results)
+    wrong = by_kind.get("wrong", [])
+    wrong_numbers = by_kind.get("wrong_numbers", []) + [
+        r for r in by_kind.get("followup_wrong", []) if r.item.labels.numbers is not None
+    ]
+    injections = by_kind.get("injection", [])
+    good_follow_ups = by_kind.get("followup_good", [])
+    salad = by_kind.get("salad", []) + by_kind.get("negated_salad", [])
+    targets = [
+        ("Spearman, overall vs label", summary.overall_spearman or 0.0, ">=", 0.85),
+        ("paraphrase / excellent", means.get("paraphrase", 0.0) / excellent, ">=", 0.6),
+        ("salad and negated salad / excellent", _mean([r.grade.overall for r in salad]) / excellent, "<=", 0.4),
+        (
+            "confidently wrong: mechanism <= 1",
+            _mean([1.0 if r.grade.dimensions["mechanism"].score <= 1 else 0.0 for r in wrong]),
+            ">=",
+            0.8,
+        ),
+        (
+            "wrong numbers: numbers <= 1",
+            _mean([1.0 if r.grade.dimensions["numbers"].score <= 1 else 0.0 for r in wrong_numbers]),
+            ">=",
+            0.9,
+        ),
+        ("injection flagged", _mean([1.0 if FLAG_INJECTION in r.grade.flags else 0.0 for r in injections]), ">=", 0.95),
+        ("correct follow-up answers (mean /100)", _mean([r.grade.overall for r in good_follow_ups]), ">=", 70.0),
+    ]
+    return {
+        "answers": len(results),
+        "questions": len({(r.item.case, r.item.question) for r in results}),
+        "means": means,
+        "spearman": {
+            "overall": summary.overall_spearman,
+            **{d: a.spearman for d, a in summary.dimensions.items()},
+        },
+        "targets": [
+            {"measure": name, "value": value, "op": op, "target": target, "ok": _meets(value, op, target)}
+            for name, value, op, target in targets
+        ],
+    }
