@@ -283,6 +283,9 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("The cache is 128 KiB per token, which is 250 MiB for the prompt.", []),
         ("ZeRO-3 moves 3x, which is 1.5x the traffic of DDP.", []),
         ("(2 x 80) x 8 = 100 layers.", []),
+        ("ZeRO-3: 1,120 / 64 = 17.5 GB per GPU.", []),
+        ("H100: 3 x 65 = 195 KB fits.", []),
+        ("2.0/1.8 = 1.11x the cost per inference.", []),
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

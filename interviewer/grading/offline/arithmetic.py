@@ -56,14 +56,14 @@ class Mismatch:
     """What it should have been, e.g. '175B x 2 = 3.5e+11 (not 350 MB)'."""
 
 
-def _value(f: Figure) -> float:
-    lo, hi = f.readings[0] if f.dimension is not None else f.raw[0]
+def _value(f: Figure, written: bool = False) -> float:
+    lo, hi = f.raw[0] if written or f.dimension is None else f.readings[0]
     return (lo + hi) / 2
 
 
-def _agrees(expected: float, figure: Figure) -> bool:
+def _agrees(expected: float, figure: Figure, written: bool = False) -> bool:
     tol = APPROX_TOLERANCE if figure.approx else TOLERANCE
-    readings = figure.readings if figure.dimension is not None else figure.raw
+    readings = figure.raw if written or figure.dimension is None else figure.readings
     return any(abs((lo + hi) / 2 - expected) <= tol * max(abs(expected), 1e-12) for lo, hi in readings)
 
 
@@ -110,7 +110,12 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
             break
         if result is not None and not _CHAIN_BREAK.search(before):
             expected = _evaluate(chain, ops)
-            if expected is not None and math.isfinite(expected) and not _agrees(expected, result):
+            # Working often drops units ('1,120 / 64 = 17.5 GB'): it agrees if it holds in base units or as written.
+            written = _evaluate(chain, ops, written=True)
+            agrees = (expected is not None and _agrees(expected, result)) or (
+                written is not None and _agrees(written, result, written=True)
+            )
+            if expected is not None and math.isfinite(expected) and not agrees:
                 shown = text[chain[0].num_start : chain[-1].end]
                 stated = text[result.num_start : result.end]
                 out.append(Mismatch(result, f"{shown} = {_fmt(expected)} in base units, not {stated}"))
@@ -118,16 +123,16 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
     return out
 
 
-def _evaluate(chain: Sequence[Figure], ops: Sequence[str]) -> float | None:
+def _evaluate(chain: Sequence[Figure], ops: Sequence[str], written: bool = False) -> float | None:
     kinds = {"+" if op == "+" else "*" for op in ops}
     if len(kinds) != 1:
         return None  # mixed operators: precedence and brackets are too easy to misread
     if kinds == {"+"}:
         dims = {f.dimension for f in chain}
-        return sum(_value(f) for f in chain) if len(dims) == 1 else None
-    value = _value(chain[0])
+        return sum(_value(f, written) for f in chain) if len(dims) == 1 else None
+    value = _value(chain[0], written)
     for op, f in zip(ops, chain[1:], strict=True):
-        v = _value(f)
+        v = _value(f, written)
         if op == "/":
             if v == 0:
                 return None
