@@ -1,0 +1,200 @@
+"""Drills: ratings from grades, FSRS scheduling, the store beside the transcripts, and planning a drill."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from fsrs import Rating
+
+from interviewer.content.schema import DIMENSIONS, Case
+from interviewer.drills import (
+    STORE_NAME,
+    DrillError,
+    DrillStore,
+    case_for,
+    drill_case,
+    plan_drill,
+    rating_from,
+    weakest_questions,
+)
+from interviewer.grading.types import DimensionScore, Grade
+from interviewer.session import Session
+from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn
+
+DAY = timedelta(days=1)
+T0 = datetime(2026, 11, 1, 18, 0, tzinfo=timezone.utc)
+
+
+def grade(overall: int, scores: dict[str, int] | None = None) -> Grade:
+    scores = scores or {d: 3 for d in DIMENSIONS}
+    return Grade(
+        grader="keyword",
+        overall=overall,
+        dimensions={d: DimensionScore(score=s) for d, s in scores.items()},  # type: ignore[misc]
+    )
+
+
+def session_file(
+    store: TranscriptStore,
+    tid: str,
+    started: datetime,
+    grades: dict[str, Grade],
+    *,
+    case_id: str = "mini",
+    follow_ups: dict[str, Grade] | None = None,
+) -> Transcript:
+    turns: list[Turn] = []
+    for qid, g in grades.items():
+        turns.append(Turn(id=len(turns) + 1, phase_id="warmup", question_id=qid, prompt="q", asked_at=0,
+                          answer="a", status="graded", grade=g))
+        if follow_ups and qid in follow_ups:
+            turns.append(Turn(id=len(turns) + 1, phase_id="warmup", question_id=qid, kind="follow_up",
+                              prompt="f", asked_at=0, answer="a", status="graded", grade=follow_ups[qid]))
+    t = Transcript(id=tid, case_id=case_id, case_title="Mini", started=started.isoformat(),
+                   updated=started.isoformat(), status="finished",
+                   phases=[PhaseRecord(id="warmup", title="Warm-up", budget_s=120)], turns=turns)
+    store.save(t)
+    return t
+
+
+@pytest.mark.parametrize(
+    ("overall", "scores", "expected"),
+    [
+        (90, {"mechanism": 4, "tradeoff": 1, "numbers": 4, "failure_modes": 4}, Rating.Again),  # weakest <= 1
+        (35, {d: 2 for d in DIMENSIONS}, Rating.Again),  # overall < 40
+        (55, {d: 2 for d in DIMENSIONS}, Rating.Hard),
+        (70, {d: 3 for d in DIMENSIONS}, Rating.Good),
+        (90, {"mechanism": 4, "tradeoff": 2, "numbers": 4, "failure_modes": 4}, Rating.Good),  # weakest 2 caps it
+        (90, {d: 4 for d in DIMENSIONS}, Rating.Easy),
+        (85, {d: 3 for d in DIMENSIONS}, Rating.Easy),
+    ],
+)
+def test_rating_from_weakest_dimension_and_overall(overall: int, scores: dict[str, int], expected: Rating) -> None:
+    assert rating_from(overall, scores) == expected
+
+
+def test_weak_answers_come_back_sooner(tmp_path: Path) -> None:
+    store = TranscriptStore(tmp_path)
+    session_file(store, "s1", T0, {"kv-size": grade(20, {d: 1 for d in DIMENSIONS}),
+                                   "allreduce": grade(95, {d: 4 for d in DIMENSIONS})})
+    queue = DrillStore(tmp_path).queue(T0 + timedelta(hours=1))
+    weak, strong = queue.items["mini/kv-size"], queue.items["mini/allreduce"]
+    assert weak.due < strong.due
+    assert weak.due - T0 == DAY  # Again: back tomorrow
+    assert queue.due() == []
+    later = queue.now + DAY
+    assert [i.question_id for i in DrillStore(tmp_path).queue(later).due()] == ["kv-size"]
+
+
+def test_follow_ups_are_not_reviews_and_regrades_replace_the_rating(tmp_path: Path) -> None:
+    store = TranscriptStore(tmp_path)
+    t = session_file(store, "s1", T0, {"kv-size": grade(20, {d: 1 for d in DIMENSIONS})},
+                     follow_ups={"kv-size": grade(100, {"numbers": 4})})
+    item = DrillStore(tmp_path).queue(T0).items["mini/kv-size"]
+    assert item.reviews == 1 and item.last.overall == 20
+    t.turns[0].grade = grade(95, {d: 4 for d in DIMENSIONS})  # a regrade: same review time, new rating
+    store.save(t)
+    item = DrillStore(tmp_path).queue(T0).items["mini/kv-size"]
+    assert item.last.overall == 95 and item.due - T0 > DAY
+
+
+def test_store_is_incremental_and_rebuilt_when_missing_or_corrupt(tmp_path: Path) -> None:
+    store = TranscriptStore(tmp_path)
+    session_file(store, "s1", T0, {"kv-size": grade(30)})
+    session_file(store, "s2", T0 + DAY, {"allreduce": grade(70)})
+    drills = DrillStore(tmp_path)
+    first = drills.queue(T0 + 2 * DAY)
+    assert drills.rebuilt == "missing" and drills.parsed == 2
+    assert (tmp_path / STORE_NAME).is_file()
+    assert drills.queue(T0 + 2 * DAY).items == first.items
+    assert drills.rebuilt is None and drills.parsed == 0  # nothing changed: nothing parsed
+
+    session_file(store, "s3", T0 + 3 * DAY, {"kv-size": grade(90, {d: 4 for d in DIMENSIONS})})
+    third = drills.queue(T0 + 3 * DAY)
+    assert drills.parsed == 1 and third.items["mini/kv-size"].reviews == 2
+
+    for bad in (b"{not json", b'{"version": 99}', b'{"version": 1, "files": {"x.json": {"size": "big"}}}'):
+        (tmp_path / STORE_NAME).write_bytes(bad)
+        rebuilt = drills.queue(T0 + 3 * DAY)
+        assert drills.rebuilt is not None and drills.rebuilt.startswith("corrupt")
+        assert rebuilt.items == third.items  # deterministic: the same schedule as before
+    (tmp_path / STORE_NAME).unlink()
+    assert drills.queue(T0 + 3 * DAY).items == third.items and drills.rebuilt == "missing"
+
+    (tmp_path / "s3.json").unlink()  # a deleted session stops counting
+    assert drills.queue(T0 + 3 * DAY).items["mini/kv-size"].reviews == 1
+    assert json.loads((tmp_path / STORE_NAME).read_text())["files"].keys() == {"s1.json", "s2.json"}
+
+
+def test_foreign_and_damaged_files_are_ignored(tmp_path: Path) -> None:
+    store = TranscriptStore(tmp_path)
+    session_file(store, "s1", T0, {"kv-size": grade(30)})
+    (tmp_path / "broken.json").write_text("{")
+    (tmp_path / "other.json").write_text('{"hello": 1}')
+    queue = DrillStore(tmp_path).queue(T0)
+    assert list(queue.items) == ["mini/kv-size"]
+    assert DrillStore(tmp_path / "missing").queue(T0).items == {}
+    assert not (tmp_path / "missing").exists()
+
+
+def test_plan_due_first_then_a_few_new(tmp_path: Path, mini_case: Case) -> None:
+    store = TranscriptStore(tmp_path)
+    session_file(store, "s1", T0, {"allreduce": grade(20, {d: 1 for d in DIMENSIONS})})
+    queue = DrillStore(tmp_path).queue(T0 + 2 * DAY)
+    plan = plan_drill(queue, {"mini": mini_case})
+    assert plan is not None
+    assert plan.due_ids == ["allreduce"] and plan.new_ids == ["kv-size"]
+    assert plan.question_ids == ["allreduce", "kv-size"]
+    assert plan_drill(queue, {"mini": mini_case}, new=0) is not None
+    only_due = plan_drill(queue, {"mini": mini_case}, count=1)
+    assert only_due is not None and only_due.question_ids == ["allreduce"]
+    weak_numbers = plan_drill(queue, {"mini": mini_case}, dimension="numbers")
+    assert weak_numbers is not None and weak_numbers.question_ids == ["allreduce"]  # no new ones for a dimension
+
+
+def test_plan_nothing_due(tmp_path: Path, mini_case: Case) -> None:
+    store = TranscriptStore(tmp_path)
+    session_file(store, "s1", T0, {"allreduce": grade(95, {d: 4 for d in DIMENSIONS}),
+                                   "kv-size": grade(95, {d: 4 for d in DIMENSIONS})})
+    queue = DrillStore(tmp_path).queue(T0 + timedelta(hours=2))
+    assert plan_drill(queue, {"mini": mini_case}) is None
+    assert queue.next_due() is not None and queue.next_due() > queue.now  # type: ignore[operator]
+    fresh = DrillStore(tmp_path / "none").queue(T0)
+    assert plan_drill(fresh, {"mini": mini_case}) is None  # never practised: nothing is pushed at you
+    named = plan_drill(fresh, {"mini": mini_case}, case_id="mini")
+    assert named is not None and named.new_ids == ["kv-size", "allreduce"]  # naming a case starts it gradually
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"case_id": "nope"}, "unknown case 'nope'"),
+        ({"dimension": "style"}, "unknown dimension 'style'"),
+        ({"count": 0}, "count must be between 1 and"),
+    ],
+)
+def test_plan_errors(mini_case: Case, kwargs: dict[str, object], message: str, tmp_path: Path) -> None:
+    with pytest.raises(DrillError, match=message):
+        plan_drill(DrillStore(tmp_path).queue(T0), {"mini": mini_case}, **kwargs)  # type: ignore[arg-type]
+
+
+def test_drill_case_is_a_resumable_session(tmp_path: Path, mini_case: Case, rubric) -> None:
+    sub = drill_case(mini_case, ["allreduce"])
+    assert sub.id == "mini" and [p.id for p in sub.phases] == ["drill"]
+    assert [q.id for q in sub.questions()] == ["allreduce"]
+    assert sub.minutes == 3  # the question's share of its phase in the full case
+    store = TranscriptStore(tmp_path)
+    session = Session.start(sub, rubric, store, minutes=1, drill_questions=["allreduce"], clock=lambda: 0.0)
+    saved = store.load(session.transcript.id)
+    assert saved.drill_questions == ["allreduce"] and saved.phases[0].budget_s == 60
+    resumed = Session.resume(saved, case_for(saved, mini_case), rubric, None, clock=lambda: 0.0)
+    assert resumed.current_turn is not None and resumed.current_turn.question_id == "allreduce"
+
+
+def test_weakest_questions(tmp_path: Path) -> None:
+    t = session_file(TranscriptStore(tmp_path), "s1", T0, {
+        "a": grade(80), "b": grade(30), "c": grade(55), "d": grade(55, {d: 1 for d in DIMENSIONS})})
+    assert weakest_questions(t, 3) == ["b", "d", "c"]
