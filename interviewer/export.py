@@ -48,6 +48,13 @@ def grade_markdown(grade: Grade) -> list[str]:
             lines.append(f"- {mark[check.verdict]} {check.claim}: {check.verdict}{ref}")
     if grade.flags:
         lines += ["", f"Flags: {', '.join(grade.flags)}"]
+    if grade.offline_scores:
+        both = [
+            f"{DIMENSION_TITLES[d]} {grade.dimensions[d].score} (model) vs {off} (offline)"
+            for d, off in grade.offline_scores.items()
+            if d in grade.dimensions and grade.dimensions[d].score != off
+        ]
+        lines += ["", f"The model and the offline grader disagree: {'; '.join(both)}."]
     if grade.feedback:
         lines += ["", "Feedback:", "", _quote(grade.feedback)]
     return lines

@@ -19,7 +19,7 @@ from interviewer.grading.llm import structured
 from interviewer.grading.llm.client import ChatClient
 from interviewer.grading.llm.grader import LLMGrader
 from interviewer.grading.policy import FallbackGrader
-from interviewer.grading.types import Grade
+from interviewer.grading.types import Grade, GradeRequest
 from tests.fakeserver import (
     GOOD_ANSWER,
     MODEL,
@@ -493,3 +493,39 @@ with unanswered_port() as port:
     imported, grader = first.split()
     assert grader == "keyword" and "no connection within 0.5 s" in reason
     assert imported == "False"
+
+
+def test_a_model_far_above_an_offline_wrong_figure_is_flagged_disagreement(fake_server, mini_case, rubric) -> None:
+    """The offline grader found a wrong figure (numbers 1); the model gives numbers 4: both are kept and shown."""
+    fake_server.script = ["good"]
+    offline = FixedGrader(flags=["wrong_number"])
+    grade = FallbackGrader(settings_for(fake_server), offline=offline).grade(kv_request(mini_case, rubric))
+    assert grade.grader == "llm"
+    assert "disagreement" in grade.flags
+    assert grade.offline_scores is not None and grade.offline_scores["numbers"] == 1
+    assert grade.dimensions["numbers"].score == 4
+
+
+def test_agreement_within_a_level_is_not_flagged(fake_server, mini_case, rubric) -> None:
+    fake_server.script = ["good"]
+    scores = {"mechanism": 3, "tradeoff": 3, "numbers": 3, "failure_modes": 2}
+    offline = FixedGrader(scores=scores, flags=["wrong_number"])
+    grade = FallbackGrader(settings_for(fake_server), offline=offline).grade(kv_request(mini_case, rubric))
+    assert "disagreement" not in grade.flags and grade.offline_scores is None
+
+
+def test_follow_ups_are_graded_by_the_model_on_their_own_dimensions(fake_server, mini_case, rubric) -> None:
+    fake_server.script = ["good"]
+    question = mini_case.question("kv-size")
+    request = GradeRequest(
+        case=mini_case,
+        rubric=rubric,
+        question=question.follow_up_question(1),
+        parent=question,
+        answer=GOOD_ANSWER,
+    )
+    grade = FallbackGrader(settings_for(fake_server), offline=FixedGrader()).grade(request)
+    assert grade.grader == "llm"
+    assert set(grade.dimensions) == {"numbers"}
+    prompt = fake_server.chat_requests()[0].body["messages"][-1]["content"]
+    assert "This is a follow-up to the question" in prompt and question.prompt in prompt

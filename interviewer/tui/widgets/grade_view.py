@@ -45,8 +45,12 @@ def grade_widgets(grade: Grade, *, feedback: bool = True) -> list[Widget]:
         score = grade.dimensions.get(dim)
         if score is None:
             continue
+        offline = (grade.offline_scores or {}).get(dim)
+        shown = offline is not None and offline != score.score
         out.append(Static(Content.assemble((DIMENSION_TITLES[dim].ljust(TITLE_WIDTH), "bold"),
-                                           score_bar(score.score), f" {score.score}/4"), classes="dim"))
+                                           score_bar(score.score), f" {score.score}/4",
+                                           (f"  offline grader: {offline}/4" if shown else "", "$warning")),
+                          classes="dim"))
         out += [bullet("✓", "$success", Content.styled(f"“{quote}”", "italic")) for quote in score.evidence]
         out += [bullet("✗", "$error", Content.assemble(("missed: ", "$text-muted"), miss)) for miss in score.missing]
     if grade.numbers_checked:
