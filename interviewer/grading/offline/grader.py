@@ -335,7 +335,11 @@ def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
         share={d: (len(made[d]) / totals[d]) if totals[d] else 0.0 for d in DIMENSIONS},
         correct=[c for c in a.checked if c.verdict == "correct" and not c.given],
         wrong=[c for c in a.checked if c.verdict == "wrong"],
-        unverified_with_unit=sum(1 for c in a.checked if c.verdict == "unverified" and c.figure.has_unit),
+        unverified_with_unit=sum(
+            1
+            for c in a.checked
+            if c.verdict == "unverified" and c.figure.has_unit and not c.given and a.sentences[c.figure.sentence].claim
+        ),
         with_unit=sum(1 for c in a.checked if not c.figure.factor),
     )
 

@@ -10,8 +10,9 @@ percentage, so that a level means the same thing offline and online:
   saying there is a tradeoff is not naming it.  Level 4 needs at least 70% of
   the key points *and* specificity (see ``specific``).
 * numbers: key points (2 x share), correct figures (0.6 per distinct
-  reference, at most 1.8), unit-bearing figures that could not be checked
-  (0.1 each, at most 0.3) and a back-of-envelope step (0.3), minus 1 per
+  reference, at most 1.8), unit-bearing figures that could not be checked,
+  stated in claim sentences (0.15 each, at most 0.6), and a back-of-envelope
+  step (0.3), minus 1 per
   wrong figure.  Figures without units cap the level at 1, a wrong figure
   caps it at 1 (the rubric's 'correct' is part of the dimension), level 3
   needs at least one figure checked correct (a pile of unchecked figures is
@@ -37,13 +38,17 @@ def _level(raw: float) -> int:
 
 
 def concept_level(share: float, cues: int, specific: bool) -> int:
-    """Level for mechanism, tradeoff and failure modes."""
+    """Level for mechanism, tradeoff and failure modes.
+
+    Level 4 needs 70% of the key points and specificity; making every key
+    point (a short follow-up often has one or two) is specific enough.
+    """
     if share <= 0:
         if cues == 0:
             return 0
         return 1 if cues < 3 else 2
     level = max(1, _level(4 * share + min(0.8, 0.2 * cues)))
-    if level == 4 and not (share >= 0.7 and specific):
+    if level == 4 and not (share >= 0.7 and (specific or share >= 0.99)):
         level = 3
     return level
 
@@ -68,7 +73,7 @@ def numbers_level(s: NumberStats) -> int:
     raw = (
         2 * s.share
         + min(1.8, 0.6 * s.correct_refs)
-        + min(0.3, 0.1 * s.unverified_with_unit)
+        + min(0.6, 0.15 * s.unverified_with_unit)
         + (0.3 if s.estimate else 0.0)
         - 1.0 * s.wrong
     )

@@ -15,6 +15,7 @@ Dimensions (base unit): ``B`` (byte), ``B/s``, ``s``, ``tok``, ``tok/s``,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -25,11 +26,6 @@ class Unit:
     """Multiply by this to get the dimension's base unit."""
     alt_factor: float | None = None
     """A second reading for ambiguous spellings ('gb' may be bytes or bits)."""
-
-    @property
-    def rate_ok(self) -> bool:
-        """Whether '/s' or 'per second' may follow, turning it into a rate."""
-        return self.dimension in {"B", "tok", "item", "flop", "op"}
 
 
 UNITS: dict[str, Unit] = {}
@@ -209,3 +205,44 @@ def lookup(unit: str, per_second: bool = False) -> Unit | None:
     if rate is None:
         return None
     return Unit(rate, found.factor, found.alt_factor)
+
+
+# --------------------------------------------------------------------------- what a reference's unit may be
+
+RATE_TAIL = re.compile(r"^(.*?)(?:/s|/sec|/second|\s+per\s+sec(?:ond)?)$")
+"""'GB/s', 'tokens per second': a unit followed by a per-second tail (the same tail ``quantities.parse_unit`` reads)."""
+
+COUNT_NOUNS = frozenset(
+    singular(noun)
+    for noun in (
+        "GPUs", "SMs", "layers", "nodes", "heads", "experts", "ranks", "cores", "servers", "racks",
+        "replicas", "shards", "stages", "microbatches", "steps", "epochs", "links", "ports", "lanes",
+        "devices", "hosts", "pods", "workers", "threads", "warps", "blocks", "kernels", "streams",
+        "partitions", "instances", "slices", "channels",
+    )
+)
+"""Things counted in a reference figure ('8 GPUs', '132 SMs').  The scorer reads any word it does not know as a
+count noun, so content may only use these: a typo or a made-up unit ('furlongs') could then never match."""
+
+UNIT_EXAMPLES = (
+    "B KB MB GB TB KiB MiB GiB bit Gb Gbit · s ms us ns min h day · GB/s Gb/s Gbps · tokens tokens/s · "
+    "FLOP TFLOP/s TOPS · requests requests/s QPS · params · W kW · Hz GHz · % x"
+)
+"""A spelling of each kind of unit the scorer reads, for error messages (the full table is ``UNITS``)."""
+
+
+def is_known_unit(unit: str) -> bool:
+    """Whether a reference may use ``unit``: a spelling in ``UNITS`` (optionally per second) or a count noun."""
+    text = unit.strip()
+    if text in UNITS:
+        return True
+    rate = RATE_TAIL.match(text)
+    if rate and lookup(rate.group(1).strip(), per_second=True) is not None:
+        return True
+    return singular(text) in COUNT_NOUNS
+
+
+def unknown_unit_message(unit: str) -> str:
+    """The validation message for a unit the scorer cannot read, listing what it can."""
+    nouns = ", ".join(sorted(COUNT_NOUNS))
+    return f"unknown unit {unit!r}; known units: {UNIT_EXAMPLES} (and other prefixes of these); count nouns: {nouns}"
