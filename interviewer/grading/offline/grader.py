@@ -233,13 +233,14 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     sentences = _mark_injected(sentences, spans)
     injected = {s.index for s in sentences if any(a < s.end and b > s.start for a, b in spans)}
     copied = _copied(sentences, cq.background)
+    # A wrong belief stated in the prompt's own words is still stated: misconceptions see the sentence as a claim.
+    misconceptions = tuple(cq.misconceptions.find(sentences, text, folded))
     sentences = [replace(s, claim=False) if s.index in copied else s for s in sentences]
     ignored = frozenset(injected | copied)
     raw_hits = cq.index.find(sentences, text, folded)
     figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
     checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects)
     checked = _with_arithmetic(checked, figures, text)
-    misconceptions = tuple(cq.misconceptions.find(sentences, text, folded))
     swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded))
     wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}
     wrong |= {c.figure.sentence for c in checked if c.verdict == "wrong"}
