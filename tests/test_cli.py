@@ -272,3 +272,21 @@ def test_settings_are_resolved_once_and_passed(
     assert len(calls) == 1
     assert not hasattr(calls[0], "_settings")
     assert "mini" in capsys.readouterr().out
+
+
+def test_validate_reports_schema_and_rubric_problems_together(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    text = (FIXTURES / "cases" / "mini.yaml").read_text()
+    bad.write_text(text.replace("kind: case", "kind: quiz").replace("rubric: ai-infra", "rubric: nope"))
+    proc = run("validate", str(bad))
+    assert proc.returncode == 1
+    assert f"{bad}:3: kind: Input should be 'case' or 'bank'" in proc.stderr
+    assert f"{bad}:5: rubric: unknown rubric 'nope'" in proc.stderr
+
+
+def test_every_builtin_file_validates_in_place() -> None:
+    builtin = [*(REPO / "cases").glob("*.yaml"), *(REPO / "rubrics").glob("*.yaml")]
+    files = sorted(str(p.relative_to(REPO)) for p in builtin)
+    proc = run("validate", *files)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [f"ok {f}" for f in files]

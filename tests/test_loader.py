@@ -158,3 +158,49 @@ def test_truncated_case_files_never_crash(tmp_path: Path, cut: int) -> None:
         load_case(path)
     except ContentError as exc:
         assert exc.problems
+
+
+@pytest.mark.parametrize("unit", ["furlongs", "furlongs/s", "GB/s/GPU", "widgets"])
+def test_unknown_unit_is_an_error_listing_the_known_units(tmp_path: Path, unit: str) -> None:
+    first = MINI.index("unit: ")
+    line = MINI[:first].count("\n") + 1
+    end = MINI.index("\n", first)
+    path = _write(tmp_path, MINI[:first] + f"unit: {unit}" + MINI[end:])
+    with pytest.raises(ContentError) as err:
+        load_case(path)
+    [problem] = err.value.problems
+    assert problem.line == line
+    assert problem.field.endswith(".unit")
+    assert f"unknown unit {unit!r}" in problem.message
+    for known in ("GB/s", "ms", "tokens/s", "%", "GPUs", "SMs", "layers"):
+        assert known.lower() in problem.message.lower(), known
+
+
+@pytest.mark.parametrize("unit", ["GPUs", "SMs", "layers", "GB/s", "tokens per second", "inferences/s", "x"])
+def test_known_units_and_count_nouns_are_accepted(tmp_path: Path, unit: str) -> None:
+    first = MINI.index("unit: ")
+    end = MINI.index("\n", first)
+    load_case(_write(tmp_path, MINI[:first] + f"unit: {unit}" + MINI[end:]))
+
+
+def test_schema_and_reference_problems_are_reported_in_one_pass(tmp_path: Path) -> None:
+    from interviewer.content.loader import case_reference_problems
+
+    text = MINI.replace("kind: case", "kind: quiz").replace("rubric: ai-infra", "rubric: no-such-rubric")
+    path = _write(tmp_path, text)
+    with pytest.raises(ContentError) as err:
+        load_case(path)
+    assert [p.field for p in err.value.problems] == ["kind"]
+    refs = case_reference_problems(path, {"ai-infra"}, {})
+    assert [(p.line, p.field) for p in refs] == [(5, "rubric")]
+    assert "unknown rubric 'no-such-rubric' (known: ai-infra)" in refs[0].message
+
+
+def test_a_builtin_file_does_not_clash_with_itself(tmp_path: Path) -> None:
+    from interviewer.content.loader import case_reference_problems
+
+    builtin = {"mini": FIXTURES / "cases" / "mini.yaml"}
+    assert case_reference_problems(FIXTURES / "cases" / "mini.yaml", {"ai-infra"}, builtin) == []
+    copy = _write(tmp_path, MINI)
+    [clash] = case_reference_problems(copy, {"ai-infra"}, builtin)
+    assert (clash.line, clash.field) == (1, "id")

@@ -12,6 +12,8 @@ from interviewer.commands._common import load_library_for
 from interviewer.config import Settings
 from interviewer.content.loader import (
     ContentError,
+    Problem,
+    case_reference_problems,
     is_rubric_file,
     load_case,
     load_facts,
@@ -30,7 +32,7 @@ def register(sub: SubParsers) -> None:
 
 
 def validate(args: argparse.Namespace, settings: Settings) -> int:
-    failed = 0
+    """Check each file and print every problem in one pass: schema errors and what the file refers to."""
     files = yaml_files(args.paths)
     missing = [p for p in args.paths if not p.exists()]
     for path in missing:
@@ -39,35 +41,40 @@ def validate(args: argparse.Namespace, settings: Settings) -> int:
         print("no YAML files found", file=sys.stderr)
         return 1
     library = load_library_for(settings, quiet=True)
+    builtin = {case_id: library.sources[case_id] for case_id in library.builtin_ids}
     rubric_ids: set[str] = set(library.rubrics)
-    for path in files:
-        if not path.exists():
-            continue
+    existing = [p for p in files if p.exists()]
+    rubric_files = [p for p in existing if is_rubric_file(p)]
+    problems: dict[Path, list[Problem]] = {}
+    # Rubrics first, so a case may name a rubric given later on the command line.
+    for path in rubric_files:
         try:
-            if is_rubric_file(path):
-                rubric = load_rubric(path)
-                rubric_ids.add(rubric.id)
-            elif shared_kind(path) == "facts":
+            rubric_ids.add(load_rubric(path).id)
+        except ContentError as exc:
+            problems[path] = exc.problems
+    for path in existing:
+        if path in rubric_files:
+            continue
+        found: list[Problem] = []
+        kind = shared_kind(path)
+        try:
+            if kind == "facts":
                 load_facts(path)
-            elif shared_kind(path) == "lexicon":
+            elif kind == "lexicon":
                 load_lexicon(path)
             else:
-                case = load_case(path)
-                if case.rubric not in rubric_ids:
-                    print(f"{path}:1: rubric: unknown rubric {case.rubric!r}", file=sys.stderr)
-                    failed += 1
-                    continue
-                builtin = library.sources.get(case.id)
-                if case.id in library.builtin_ids and builtin is not None and builtin.resolve() != path.resolve():
-                    print(f"{path}:1: id: case id {case.id!r} clashes with a built-in case", file=sys.stderr)
-                    failed += 1
-                    continue
+                load_case(path)
         except ContentError as exc:
-            failed += 1
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
-            continue
-        print(f"ok {path}")
+            found.extend(exc.problems)
+        if kind is None:
+            found.extend(case_reference_problems(path, rubric_ids, builtin))
+        problems[path] = found
+    for path in existing:
+        for problem in problems.get(path, []):
+            print(problem, file=sys.stderr)
+        if not problems.get(path):
+            print(f"ok {path}")
+    failed = any(problems.values())
     return 1 if failed or missing else 0
 
 

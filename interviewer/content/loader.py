@@ -9,7 +9,7 @@ line that holds it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -153,6 +153,32 @@ def _validate(model: type[M], path: Path) -> M:
 def load_case(path: Path) -> Case:
     """Load one case or bank file; raises ``ContentError``."""
     return _validate(Case, path)
+
+
+def case_reference_problems(path: Path, rubric_ids: Collection[str], builtin: Mapping[str, Path]) -> list[Problem]:
+    """Problems with what a case file refers to: an unknown rubric, or an id a built-in case already has.
+
+    Read from the raw YAML, not the validated model, so that ``validate`` reports them in the same pass
+    as the schema errors instead of only after those are fixed.  A file that is not YAML has none.
+    """
+    try:
+        data, node = _read_yaml(path)
+    except ContentError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    name, problems = str(path), []
+    rubric = data.get("rubric")
+    if isinstance(rubric, str) and rubric.strip() not in rubric_ids:
+        known = ", ".join(sorted(rubric_ids)) or "none"
+        message = f"unknown rubric {rubric!r} (known: {known})"
+        problems.append(Problem(name, _node_line(node, ["rubric"]), "rubric", message))
+    case_id = data.get("id")
+    source = builtin.get(case_id) if isinstance(case_id, str) else None
+    if source is not None and source.resolve() != path.resolve():
+        message = f"case id {case_id!r} clashes with a built-in case"
+        problems.append(Problem(name, _node_line(node, ["id"]), "id", message))
+    return problems
 
 
 def load_rubric(path: Path) -> Rubric:

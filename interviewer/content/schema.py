@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from interviewer.grading.offline.units import is_known_unit, unknown_unit_message
+
 Dimension = Literal["mechanism", "tradeoff", "numbers", "failure_modes"]
 DIMENSIONS: tuple[Dimension, ...] = ("mechanism", "tradeoff", "numbers", "failure_modes")
 DIMENSION_TITLES: dict[str, str] = {
@@ -38,6 +40,17 @@ def _check_id(value: str) -> str:
 
 Slug = Annotated[str, AfterValidator(_check_id)]
 """An id: lower-case letters, digits, '-', '_' and '.'."""
+
+
+def _check_unit(value: str) -> str:
+    if not is_known_unit(value):
+        raise ValueError(unknown_unit_message(value))
+    return value
+
+
+UnitName = Annotated[str, Field(min_length=1), AfterValidator(_check_unit)]
+"""A unit the offline scorer reads ('GB/s', 'ms', '%') or a listed count noun ('GPUs'); anything else could never
+match a candidate's number, so it is a validation error."""
 
 
 # --------------------------------------------------------------------------- rubric
@@ -99,7 +112,7 @@ class Quantity(_Strict):
     measures: str = Field(min_length=1)
     """What the quantity measures, e.g. 'H100 SXM HBM3 bandwidth'."""
     value: float
-    unit: str = Field(min_length=1)
+    unit: UnitName
     """A unit the scorer understands, e.g. 'GB/s', 'Gb/s', 'ms', 'GB', 'GiB', 'tokens/s', 'TFLOP/s', '%', 'x'."""
     tolerance: float = Field(default=0.1, ge=0, le=10)
     """Relative tolerance: 0.1 accepts values within ±10% of ``value``."""
@@ -279,7 +292,7 @@ class Fact(_Strict):
 
     measures: str = Field(min_length=1)
     value: float
-    unit: str = Field(min_length=1)
+    unit: UnitName
     tolerance: float = Field(default=0.05, ge=0, le=10)
     aliases: list[str] = Field(min_length=1)
     """Words that tie a figure in a sentence to this fact, e.g. ['hbm', 'memory bandwidth']."""

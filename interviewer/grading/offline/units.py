@@ -212,17 +212,16 @@ def lookup(unit: str, per_second: bool = False) -> Unit | None:
 RATE_TAIL = re.compile(r"^(.*?)(?:/s|/sec|/second|\s+per\s+sec(?:ond)?)$")
 """'GB/s', 'tokens per second': a unit followed by a per-second tail (the same tail ``quantities.parse_unit`` reads)."""
 
-COUNT_NOUNS = frozenset(
-    singular(noun)
-    for noun in (
-        "GPUs", "SMs", "layers", "nodes", "heads", "experts", "ranks", "cores", "servers", "racks",
-        "replicas", "shards", "stages", "microbatches", "steps", "epochs", "links", "ports", "lanes",
-        "devices", "hosts", "pods", "workers", "threads", "warps", "blocks", "kernels", "streams",
-        "partitions", "instances", "slices", "channels",
-    )
+COUNT_NOUN_WORDS = (
+    "GPUs", "SMs", "layers", "nodes", "heads", "experts", "ranks", "cores", "servers", "racks",
+    "replicas", "shards", "stages", "microbatches", "steps", "epochs", "links", "ports", "lanes",
+    "devices", "hosts", "pods", "workers", "threads", "warps", "blocks", "kernels", "streams",
+    "partitions", "instances", "slices", "channels",
 )
 """Things counted in a reference figure ('8 GPUs', '132 SMs').  The scorer reads any word it does not know as a
 count noun, so content may only use these: a typo or a made-up unit ('furlongs') could then never match."""
+COUNT_NOUNS = frozenset(singular(word) for word in COUNT_NOUN_WORDS)
+"""``COUNT_NOUN_WORDS`` as the scorer compares them (``singular``, lower case)."""
 
 UNIT_EXAMPLES = (
     "B KB MB GB TB KiB MiB GiB bit Gb Gbit · s ms us ns min h day · GB/s Gb/s Gbps · tokens tokens/s · "
@@ -244,5 +243,5 @@ def is_known_unit(unit: str) -> bool:
 
 def unknown_unit_message(unit: str) -> str:
     """The validation message for a unit the scorer cannot read, listing what it can."""
-    nouns = ", ".join(sorted(COUNT_NOUNS))
+    nouns = ", ".join(COUNT_NOUN_WORDS)
     return f"unknown unit {unit!r}; known units: {UNIT_EXAMPLES} (and other prefixes of these); count nouns: {nouns}"
