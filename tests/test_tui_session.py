@@ -164,7 +164,7 @@ async def test_full_session_answer_feedback_followup_timeout_report_export(tmp_p
         feedback = visible_text(screen.query_one("#feedback"))
         assert "offline keyword grader" in feedback
         assert "fallback: endpoint timed out after 2 s" in feedback
-        assert "Main (2/2)" in visible_text(screen.query_one("#where"))
+        assert "Phase 2/2 Main" in visible_text(screen.query_one("#where"))
         assert not screen.query_one("#banner").display
         assert "How long does a ring all-reduce" in visible_text(screen.query_one("#conversation"))
 
@@ -348,7 +348,7 @@ async def test_strict_timeout_moves_on(tmp_path: Path) -> None:
         transcript = load_only(transcripts)
         assert transcript.turns[0].status == "timed_out"
         assert transcript.phase_index == 1
-        assert "Main (2/2)" in visible_text(screen.query_one("#where"))
+        assert "Phase 2/2 Main" in visible_text(screen.query_one("#where"))
         assert "(time ran out)" in visible_text(screen.query_one("#conversation"))
         toasts = await toast_text(pilot)
         assert "Moving on" in toasts
@@ -398,7 +398,7 @@ async def test_skip_and_next_phase(tmp_path: Path) -> None:
         screen = session_screen(app)
         await pilot.press("ctrl+n")  # skip the only warm-up question -> next phase
         await pilot.pause()
-        assert "Main (2/2)" in visible_text(screen.query_one("#where"))
+        assert "Phase 2/2 Main" in visible_text(screen.query_one("#where"))
         assert "(skipped)" in visible_text(screen.query_one("#conversation"))
         await pilot.press("ctrl+g")
         await pilot.pause()

@@ -28,7 +28,7 @@ from interviewer.content.schema import DIMENSIONS
 from interviewer.followup import Probe
 from interviewer.grading.types import ChunkCallback, DimensionScore, Grade, GradeRequest, NumberCheck
 from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn
-from interviewer.tui.app import InterviewerApp, create_app
+from interviewer.tui.app import Deferred, InterviewerApp, create_app
 from interviewer.tui.start import StartSpec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,6 +164,28 @@ def mini_library() -> Library:
     return Library(cases={case.id: case}, rubrics={rubric.id: rubric}, sources={case.id: MINI_CASE})
 
 
+LONG_PHASE = "Clarify objectives, constraints and the service-level targets before designing anything"
+LONG_DELIVERABLES = [
+    "A capacity plan with the number of GPUs per replica and why.",
+    "A batching policy with its latency and throughput trade-off.",
+    "A failure-mode list with detection and mitigation for each item.",
+    "A rollout plan that keeps the old version serving while the new one warms.",
+    "A one-page summary for the on-call engineer, with the key numbers.",
+]
+
+
+def long_library() -> Library:
+    """The mini case as ``long``: a long first phase name, a long scenario and five deliverables (layout tests)."""
+    lib = mini_library()
+    mini = lib.cases["mini"]
+    phases = [mini.phases[0].model_copy(update={"title": LONG_PHASE}), *mini.phases[1:]]
+    scenario = " ".join([mini.scenario.strip()] + [
+        "A serving team runs a 70B model on 8 H100s behind a gateway; latency targets are tight and bursty."] * 4)
+    case = mini.model_copy(update={"id": "long", "title": "Long-named case for layout checks at narrow widths",
+                                   "phases": phases, "deliverables": LONG_DELIVERABLES, "scenario": scenario})
+    return Library(cases={"long": case}, rubrics=lib.rubrics, sources={"long": MINI_CASE})
+
+
 def build_app(
     transcripts: Path,
     grader: Any,
@@ -172,13 +194,20 @@ def build_app(
     clock: FakeClock | None = None,
     phase_timeout: str = "soft",
     library: Library | None = None,
+    deferred: bool = False,
+    settings: Settings | None = None,
 ) -> InterviewerApp:
-    """The real app, built by the real factory, with test collaborators."""
-    settings = Settings(transcripts_dir=transcripts, offline=True, phase_timeout=phase_timeout)  # type: ignore[arg-type]
+    """The real app, built by the real factory, with test collaborators.
+
+    ``deferred`` hands the library and the grader over as loaders, as the CLI
+    does in a terminal: the first screen paints before they exist.
+    """
+    settings = settings or Settings(transcripts_dir=transcripts, offline=True, phase_timeout=phase_timeout)  # type: ignore[arg-type]
+    lib = library or mini_library()
     return create_app(
         settings,
-        library or mini_library(),
-        grader,
+        Deferred(lambda: lib) if deferred else lib,
+        Deferred(lambda: grader) if deferred else grader,
         TranscriptStore(transcripts),
         clock=clock or FakeClock(),
         start=start,
@@ -227,6 +256,7 @@ def saved_transcript(
     answer: str = "K and V per layer and KV head; about 320 KiB per token.",
     case_id: str = "mini",
     case_title: str = "Mini case for tests",
+    save: bool = True,
 ) -> Transcript:
     """A finished (or not) two-phase transcript with fixed ids and times, for review and snapshots."""
     phases = [
@@ -256,7 +286,8 @@ def saved_transcript(
         phases=phases,
         turns=turns,
     )
-    store.save(transcript)
+    if save:
+        store.save(transcript)
     return transcript
 
 

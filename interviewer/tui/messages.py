@@ -8,10 +8,16 @@ one still waiting in the queue (``can_replace``) without losing anything.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
 from interviewer.grading.types import Grade
 from interviewer.transcripts import Summary, Transcript
+
+if TYPE_CHECKING:
+    from interviewer.content.loader import Library
+    from interviewer.grading.types import SessionGrader
 
 
 class GradeStarted(Message):
@@ -90,3 +96,30 @@ class TranscriptsListed(Message):
         super().__init__()
         self.summaries = summaries
         self.problems = problems
+
+
+class Loaded(Message):
+    """The case library and the grader are ready (loaded in a worker after the first paint)."""
+
+    def __init__(self, library: Library, grader: SessionGrader) -> None:
+        super().__init__()
+        self.library = library
+        self.grader = grader
+
+
+class LoadFailed(Message):
+    """Loading the library or building the grader failed; ``reason`` is one line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class EndpointChecked(Message):
+    """The home screen's probe of the grading endpoint finished."""
+
+    def __init__(self, reachable: bool, text: str) -> None:
+        super().__init__()
+        self.reachable = reachable
+        self.text = text
+

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
@@ -32,6 +33,9 @@ from interviewer.tui.messages import (
     RegradeFailed,
     RegradeProgress,
 )
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
 
 Post = Callable[[Message], object]
 Word = Callable[[int, GradeRequest, Grade], "str | None"]
@@ -263,3 +267,39 @@ def regrade_saved(
         return
     if not is_cancelled():
         post(RegradeDone(transcript, done))
+
+
+def probe_endpoint(settings: Settings) -> tuple[bool, str]:
+    """Is the grading endpoint there?  ``(reachable, detail)``: the model count, or why not, in one line.
+
+    The first step of ``interviewer check`` (list the models, short connect
+    timeout, no retries), without its test grade: the home screen only says
+    whether grading will reach the model, and must not queue work on it.
+    """
+    from interviewer.grading.errors import scrub
+    from interviewer.grading.llm.check import CHECK_CONNECT_TIMEOUT, NOT_CONFIGURED, _reached
+    from interviewer.grading.llm.client import ChatClient
+
+    if not settings.base_url:
+        return False, NOT_CONFIGURED
+    probe = settings.model_copy(
+        update={"connect_timeout": min(settings.connect_timeout, CHECK_CONNECT_TIMEOUT), "offline": False}
+    )
+    try:
+        client = ChatClient(probe, retry_429=False)
+    except GradingError as exc:
+        return False, scrub(exc.reason, settings)
+    try:
+        models = client.list_models()
+    except GradingError as exc:
+        reason = scrub(exc.reason, settings)
+        # An HTTP error still means something answers there (e.g. no /models route).
+        return _reached(exc.reason), reason
+    except Exception as exc:  # a bug must end as one line on the home screen, never a crash
+        return False, f"unexpected error: {type(exc).__name__}"
+    finally:
+        client.close()
+    wanted = settings.model
+    if wanted and models and wanted not in models:
+        return True, f"but it does not list {wanted!r}"
+    return True, f"{len(models)} model{'s' if len(models) != 1 else ''} listed"

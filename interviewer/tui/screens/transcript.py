@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
 from interviewer.content.schema import DIMENSION_TITLES, Case
@@ -109,7 +110,7 @@ class TranscriptScreen(TranscriptExportScreen):
         container = self.query_one("#turns", VerticalScroll)
         container.remove_children()
         titles = {p.id: p.title for p in self.transcript.phases}
-        cards: list[Static] = [Static(header_content(self.transcript), classes="card head")]
+        cards: list[Widget] = [Static(header_content(self.transcript), classes="card head")]
         if self.case is None:
             cards.append(
                 Static(

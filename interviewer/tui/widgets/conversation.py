@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
 from interviewer.content.schema import DIMENSION_TITLES, Case
 from interviewer.transcripts import Transcript
 from interviewer.tui.formatting import overall_content
+from interviewer.tui.guard import guarded_dispatch
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,13 @@ class Conversation(VerticalScroll):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._entries: list[Entry] = []
+
+    async def _dispatch_message(self, message: Message) -> None:
+        await guarded_dispatch(self, super()._dispatch_message, message)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # After any resize the latest message (usually the interviewer's question) must be in view.
+        self.call_after_refresh(self.scroll_end, animate=False)
 
     def show(self, entries: list[Entry]) -> None:
         """Repaint changed entries, append new ones, drop extra ones; scroll to the end if anything was added."""

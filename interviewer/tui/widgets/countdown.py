@@ -20,6 +20,11 @@ class Countdown(Static):
         self.label = name
         self._last: tuple[str, bool, bool] | None = None
 
+    def placeholder(self) -> None:
+        """``NAME --:--`` while the session is loading: the frame has its final shape from the first paint."""
+        self._last = None
+        self.update(Content.assemble((f"{self.label} ", "dim"), ("--:--", "bold")))
+
     def show(self, value: CountdownValue) -> None:
         state = (value.label(), value.warning, value.overtime)
         if state == self._last:

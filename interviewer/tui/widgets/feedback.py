@@ -9,9 +9,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
 from interviewer.grading.types import Grade
+from interviewer.tui.guard import guarded_dispatch
 from interviewer.tui.widgets.grade_view import GradeView
 
 STREAM_TAIL = 2000
@@ -30,6 +32,10 @@ class FeedbackPanel(VerticalScroll):
     def on_mount(self) -> None:
         self.border_title = "Feedback"
         self.show_waiting()
+
+    async def _dispatch_message(self, message: Message) -> None:
+        await guarded_dispatch(self, super()._dispatch_message, message)
+
 
     def _status(self, content: Content, kind: str) -> None:
         status = self.query_one("#fb-status", Static)
