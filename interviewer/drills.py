@@ -268,6 +268,21 @@ class Queue:
         }
 
 
+def queue_lines(queue: Queue, case_id: str | None = None, limit: int = 10) -> list[str]:
+    """The drill queue for people: what is due now, then what comes next and when."""
+    due, later = queue.due(case_id), queue.upcoming(case_id)
+    if not due and not later:
+        return ["Drill queue: empty (questions join it once a main answer is graded)."]
+    lines = [f"Drill queue: {len(due)} due now" + (" · start with `interviewer drill`" if due else "")]
+    for item in due[:limit]:
+        lines.append(f"  due   {item.last.overall:>3}/100  {item.key}")
+    if len(due) > limit:
+        lines.append(f"  … {len(due) - limit} more due")
+    for item in later[: max(0, limit - len(due[:limit]))]:
+        lines.append(f"  {when_text(item.due, queue.now):<22} {item.last.overall:>3}/100  {item.key}")
+    return lines
+
+
 def when_text(when: datetime, now: datetime) -> str:
     """'now', 'in 3 h', 'in 2 days (Nov 25)': how far off a due date is, for people."""
     delta = when - now

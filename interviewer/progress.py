@@ -10,7 +10,11 @@ from interviewer.report import build_report
 from interviewer.transcripts import Transcript
 
 WINDOW = 3
-"""Sessions averaged at each end when comparing early and recent performance."""
+"""Sessions averaged at each end when comparing early and recent performance (fewer when there are few)."""
+MIN_TREND = 3
+"""Graded sessions needed before a trend is named: with one or two, 'flat' or 'up' would be noise."""
+WEAK_QUESTIONS = 5
+"""How many of the weakest questions to list."""
 
 
 @dataclass
@@ -23,6 +27,21 @@ class SessionPoint:
 
 
 @dataclass
+class QuestionScore:
+    """A question's latest main-answer grade across all sessions."""
+
+    case_id: str
+    question_id: str
+    prompt: str
+    overall: int
+    scores: dict[str, int]
+    sessions: int
+    """How many sessions graded a main answer to it."""
+    last: str
+    """When the latest of them started."""
+
+
+@dataclass
 class Progress:
     sessions: list[SessionPoint] = field(default_factory=list)
     early: dict[str, float | None] = field(default_factory=dict)
@@ -30,6 +49,16 @@ class Progress:
     weakest: str | None = None
     drills: list[tuple[str, int]] = field(default_factory=list)
     """Most often missed key points, with how many times they were missed."""
+    trend: dict[str, str | None] = field(default_factory=dict)
+    """'up', 'down' or 'flat' per dimension; None without scores or with too little history."""
+    weakest_questions: list[QuestionScore] = field(default_factory=list)
+    """Lowest latest main-answer overall first."""
+    weakest_dimensions: list[tuple[str, float]] = field(default_factory=list)
+    """Every scored dimension with its recent mean, weakest first."""
+
+    @property
+    def enough_history(self) -> bool:
+        return len(self.sessions) >= MIN_TREND
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -38,7 +67,19 @@ class Progress:
             "recent": self.recent,
             "weakest": self.weakest,
             "drills": [{"key_point": k, "missed": n} for k, n in self.drills],
+            "enough_history": self.enough_history,
+            "trend": self.trend,
+            "weakest_questions": [q.__dict__ for q in self.weakest_questions],
+            "weakest_dimensions": [{"dimension": d, "recent": v} for d, v in self.weakest_dimensions],
         }
+
+    def history_note(self) -> str | None:
+        """Why no trend is named, or None when there is enough history."""
+        if self.enough_history:
+            return None
+        n = len(self.sessions)
+        return (f"Too little history for a trend: {n} graded session{'s' if n != 1 else ''} "
+                f"({MIN_TREND} or more show one).")
 
     def as_text(self) -> str:
         if not self.sessions:
@@ -46,14 +87,26 @@ class Progress:
         lines = [f"{len(self.sessions)} graded sessions", "", f"{'dimension':<15}{'early':>8}{'recent':>8}  trend"]
         for dim in DIMENSIONS:
             a, b = self.early.get(dim), self.recent.get(dim)
-            trend = "" if a is None or b is None else ("up" if b > a + 0.05 else "down" if b < a - 0.05 else "flat")
-            lines.append(f"{DIMENSION_TITLES[dim]:<15}{_fmt(a):>8}{_fmt(b):>8}  {trend}")
-        if self.weakest:
-            lines += ["", f"Weakest lately: {DIMENSION_TITLES[self.weakest]}"]
+            lines.append(f"{DIMENSION_TITLES[dim]:<15}{_fmt(a):>8}{_fmt(b):>8}  {self.trend.get(dim) or ''}")
+        note = self.history_note()
+        if note:
+            lines += ["", note]
+        if self.weakest_dimensions:
+            lines += ["", "Weakest dimensions lately: " + ", ".join(
+                f"{DIMENSION_TITLES[d]} {v:.1f}" for d, v in self.weakest_dimensions)]
+        if self.weakest_questions:
+            lines += ["", "Weakest questions (latest main answer):"]
+            lines += [f"  {q.overall:>3}/100  {q.case_id}/{q.question_id}  {_short(q.prompt)}"
+                      for q in self.weakest_questions]
         if self.drills:
-            lines += ["", "Drill next (most often missed):"]
+            lines += ["", "Key points missed most often:"]
             lines += [f"  {n}x  {k}" for k, n in self.drills]
         return "\n".join(lines) + "\n"
+
+
+def _short(text: str, width: int = 60) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _fmt(value: float | None) -> str:
@@ -69,6 +122,7 @@ def progress(transcripts: list[Transcript], drills: int = 8) -> Progress:
     """``transcripts`` oldest first.  Sessions with no graded answer are left out."""
     result = Progress()
     missed: Counter[str] = Counter()
+    latest: dict[tuple[str, str], QuestionScore] = {}
     for t in transcripts:
         report = build_report(t, None)
         if report.overall is None:
@@ -76,10 +130,29 @@ def progress(transcripts: list[Transcript], drills: int = 8) -> Progress:
         result.sessions.append(SessionPoint(t.id, t.case_id, t.started, report.overall, report.averages))
         for q in report.questions:
             missed.update(q.missed)
-    early, recent = result.sessions[:WINDOW], result.sessions[-WINDOW:]
+            if q.main is not None:
+                before = latest.get((t.case_id, q.question_id))
+                latest[(t.case_id, q.question_id)] = QuestionScore(
+                    t.case_id, q.question_id, q.prompt, q.main.overall, {str(d): v for d, v in q.main.scores.items()},
+                    (before.sessions if before else 0) + 1, t.started)
+    # Windows never overlap, so three sessions compare the first with the last rather than a set with itself.
+    window = max(1, min(WINDOW, len(result.sessions) // 2))
+    early, recent = result.sessions[:window], result.sessions[-window:]
     result.early = {d: _mean(early, d) for d in DIMENSIONS}
     result.recent = {d: _mean(recent, d) for d in DIMENSIONS}
     known = {d: v for d, v in result.recent.items() if v is not None}
     result.weakest = min(known, key=lambda d: (known[d], DIMENSIONS.index(d))) if known else None
+    result.weakest_dimensions = sorted(known.items(), key=lambda kv: (kv[1], DIMENSIONS.index(kv[0])))
+    result.trend = {d: _trend(result.early.get(d), result.recent.get(d)) if result.enough_history else None
+                    for d in DIMENSIONS}
+    result.weakest_questions = sorted(
+        latest.values(), key=lambda q: (q.overall, min(q.scores.values(), default=0), q.case_id, q.question_id)
+    )[:WEAK_QUESTIONS]
     result.drills = missed.most_common(drills)
     return result
+
+
+def _trend(early: float | None, recent: float | None) -> str | None:
+    if early is None or recent is None:
+        return None
+    return "up" if recent > early + 0.05 else "down" if recent < early - 0.05 else "flat"

@@ -16,6 +16,8 @@ CORE = [
     "interviewer.export",
     "interviewer.regrade",
     "interviewer.progress",
+    "interviewer.progress_plot",
+    "interviewer.drills",
     "interviewer.estimators",
     "interviewer.followup",
     "interviewer.grading.offline.grader",

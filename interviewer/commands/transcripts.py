@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,8 @@ def register(sub: SubParsers) -> None:
     p = add_command(sub, "regrade", regrade_cmd, "grade a saved session again with the current grader")
     p.add_argument("id", metavar="ID", help="transcript id (a unique prefix is enough)")
     p.add_argument("--json", action="store_true", help="print the new grades as JSON")
-    p = add_command(sub, "progress", progress_cmd, "per-dimension trend across your sessions")
+    p = add_command(sub, "progress", progress_cmd,
+                    "per-dimension scores over time (a plot), weakest questions and dimensions, the drill queue")
     p.add_argument("--case", metavar="ID", help="only sessions of this case")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -153,9 +156,15 @@ def progress_cmd(args: argparse.Namespace, settings: Settings) -> int:
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     result = progress([t for _, t in loaded if not args.case or t.case_id == args.case])
+    from interviewer.drills import DrillStore
+    from interviewer.progress_plot import progress_text
+
+    queue = DrillStore(settings.transcripts_dir).queue()
     if args.json:
-        json.dump(result.as_json(), sys.stdout, indent=2)
+        json.dump({**result.as_json(), "drill_queue": queue.as_json(args.case)}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(result.as_text())
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        width = min(100, shutil.get_terminal_size((80, 24)).columns)
+        sys.stdout.write(progress_text(result, queue, args.case, width=width, color=color))
     return 0
