@@ -36,4 +36,14 @@ class Review:
     """The transcript browser (``interviewer review``)."""
 
 
-StartSpec = Home | Run | Resume | Review
+@dataclass(frozen=True)
+class Drill:
+    """A drill (``interviewer drill``): ``question_ids`` of the library case ``case_id`` as one short session."""
+
+    case_id: str
+    question_ids: tuple[str, ...]
+    minutes: float | None = None
+    """Total minutes; None gives each question its share of its phase in the full case."""
+
+
+StartSpec = Home | Run | Resume | Review | Drill
