@@ -299,3 +299,28 @@ def test_wrong_arithmetic_caps_numbers(mini_case: Case, rubric: Rubric) -> None:
     g = grade(mini_case, rubric, "kv-size", "The FP16 weights are 70B x 2 bytes = 14 GB, so they fit easily.")
     assert g.dimensions["numbers"].score <= 1
     assert any(c.verdict == "wrong" and c.reference and "70B x 2 bytes" in c.reference for c in g.numbers_checked)
+
+
+def test_a_figure_next_to_a_links_name_is_checked_against_that_link() -> None:
+    sheet = FactSheet(
+        kind="facts",
+        subjects=[
+            Subject(
+                id="pcie-gen4",
+                kind="link",
+                names=["PCIe Gen4"],
+                facts=[Fact(measures="PCIe Gen4 x16 each direction", value=32, unit="GB/s", aliases=["each way"])],
+            ),
+            *SHEET.subjects,
+        ],
+    )
+    index = FactIndex(sheet)
+    for text, verdict in [
+        ("Copying over PCIe Gen4 at 32 Gb/s takes a while.", "wrong"),
+        ("Copying over PCIe Gen4 at 32 GB/s is quick.", "correct"),
+        ("Each H100 node has eight 400 Gb/s NICs.", "unverified"),
+    ]:
+        folded = fold(text)
+        sentences = analyse(text, folded)
+        checked = check(extract(text, sentences), [], sentences, folded, (), index, frozenset())
+        assert [c.verdict for c in checked][:1] == [verdict], text

@@ -307,7 +307,12 @@ class FactIndex:
         names: dict[str, str] = {}
         for subject in sheet.subjects if sheet else []:
             sid = subject.id
-            self.refs[sid] = tuple(compile_references(subject.facts, lambda _, sid=sid: sid))  # type: ignore[misc]
+            facts: list[Fact] = list(subject.facts)
+            if subject.kind == "link":
+                # A figure next to a link's name is about that link ('PCIe Gen4 at 32 GB/s'); a GPU's or a
+                # model's name is not enough, since a sentence about an H100 also mentions its NIC.
+                facts = [f.model_copy(update={"aliases": [*f.aliases, *subject.names]}) for f in facts]
+            self.refs[sid] = tuple(compile_references(facts, lambda _, sid=sid: sid))  # type: ignore[misc]
             for name in subject.names:
                 folded = " ".join(re.findall(r"[^\W_]+", fold(name)))
                 if folded:
