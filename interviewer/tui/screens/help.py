@@ -14,9 +14,15 @@ ABOUT = [
     "Your answer is saved before it is graded. After the grade the interviewer asks one follow-up "
     "on your weakest point, then moves on.",
     "When a phase's time is up, soft timing lets you finish the answer; strict timing moves on at once.",
+    "The clock stops from submit until the feedback and the follow-up are shown: grading time is not "
+    "your time. ctrl+f moves on at once and lets the grade finish in the background (no follow-up on it).",
     "A hint shows the heading of one key point you missed. It costs no time and is recorded.",
-    "Quit any time with ctrl+q: the session is saved and can be resumed from the home screen.",
-    "tab and shift+tab move the focus; escape leaves the editor or goes back.",
+    "ctrl+l shows the scenario, this phase's brief and the deliverables.",
+    "What you type is saved as a draft as you go (within 2 s) and comes back when you resume.",
+    "Quit any time with ctrl+q (it asks first if you have unsent text): the session is saved and can be "
+    "resumed from the home screen.",
+    "tab and shift+tab move the focus between the interview, your answer and the feedback (the focused "
+    "pane has a bold border); in the editor ctrl+] indents. escape leaves a dialog or goes back.",
 ]
 
 
