@@ -139,8 +139,6 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
     out += _scores_table(report)
     if report.fallbacks:
         out += ["Fallbacks to offline scoring:", *[f"- {r}" for r in report.fallbacks], ""]
-    if transcript.summary:
-        out += ["## Interviewer's summary", "", _quote(transcript.summary), ""]
     out += ["## Turns", ""]
     for turn in transcript.turns:
         out += _turn_markdown(turn)

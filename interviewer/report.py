@@ -87,8 +87,6 @@ def build_report(transcript: Transcript, case: Case | None) -> Report:
     known = {d: v for d, v in averages.items() if v is not None}
     strongest = max(known, key=lambda d: (known[d], -DIMENSIONS.index(d))) if known else None
     weakest = min(known, key=lambda d: (known[d], DIMENSIONS.index(d))) if known else None
-    if strongest == weakest and len(set(known.values())) <= 1:
-        strongest = weakest if known else None
 
     phases = [PhaseTime(p.id, p.title, p.budget_s, p.used(transcript.elapsed)) for p in transcript.phases]
 

@@ -87,8 +87,6 @@ class Transcript(BaseModel):
     phase_index: int = 0
     phases: list[PhaseRecord]
     turns: list[Turn] = Field(default_factory=list)
-    summary: str | None = None
-    """Optional end-of-session summary written by a model."""
     draft: str | None = None
     """Text typed in the editor and not yet submitted; saved as you type and put back on resume."""
     grading_s: float = 0.0

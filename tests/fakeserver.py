@@ -9,7 +9,7 @@ Each chat request consumes the next behaviour from ``server.script`` (then
 ``server.default``).  Behaviours::
 
     good            the grade in ``server.reply`` (JSON, or SSE when stream=true); a follow-up
-                    or summary request gets ``follow_up_text`` or ``summary_text``
+                    request gets ``follow_up_text``
     slow_headers    wait ``server.delay`` seconds before answering
     slow_stream     send the first chunk, then one chunk every ``server.delay`` seconds
     500 / 401 / 403 / 404     that status; 401 and 5xx echo the API key, as some proxies do
@@ -97,7 +97,6 @@ class FakeServer:
     delay: float = 2.0
     retry_after: str = "0.2"
     follow_up_text: str = "You sized the cache per token; how much is that for a 4,096-token context?"
-    summary_text: str = "Strong on mechanism. Practise putting numbers on failure recovery."
     fixed_delay: float = 0.0
     """Added before every chat reply (the benchmark's stand-in for model latency)."""
     requests: list[Recorded] = field(default_factory=list)
@@ -250,8 +249,6 @@ class _Handler(BaseHTTPRequestHandler):
         system = str((body.get("messages") or [{}])[0].get("content", ""))
         if "follow-up question" in system and behaviour == "good":
             return self.fake.follow_up_text, "stop"
-        if "debrief" in system and behaviour == "good":
-            return self.fake.summary_text, "stop"
         if behaviour == "malformed":
             return "Sure! Here is my grade: mechanism is good, tradeoff ok {{{", "stop"
         if behaviour == "wrong_schema":

@@ -1,4 +1,4 @@
-"""``build_grader`` with the real offline grader, and the end-of-session summary."""
+"""``build_grader`` with the real offline grader."""
 
 from __future__ import annotations
 
@@ -6,10 +6,8 @@ import pytest
 
 from interviewer.config import Settings
 from interviewer.grading.llm import structured
-from interviewer.grading.llm.summary import offline_summary, summarize_session
 from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.policy import FallbackGrader, build_grader
-from interviewer.grading.types import DimensionScore, Grade
 from tests.fakeserver import GOOD_ANSWER, MODEL, FakeServer, fake_server_fixture, kv_request  # noqa: F401
 
 
@@ -65,64 +63,3 @@ def test_long_answers_are_clipped_for_the_model_and_flagged(fake_server: FakeSer
     assert "only its beginning is shown" in user
     assert len(user) < MAX_ANSWER_CHARS + 6000
 
-
-# --------------------------------------------------------------------------- summary
-
-
-class _Turn:
-    def __init__(self, prompt: str, answer: str | None, grade: Grade | None) -> None:
-        self.prompt, self.answer, self.grade = prompt, answer, grade
-
-
-def _grade(scores: list[int], missing: str | None = None) -> Grade:
-    dims = ["mechanism", "tradeoff", "numbers", "failure_modes"]
-    return Grade(
-        grader="keyword",
-        overall=sum(scores) * 100 // 16,
-        dimensions={
-            d: DimensionScore(score=s, missing=[missing] if missing and d == "failure_modes" else [])
-            for d, s in zip(dims, scores, strict=True)
-        },
-    )
-
-
-TURNS = [
-    _Turn("Q1?", "answer one", _grade([3, 2, 3, 1], "Running out of HBM causes preemption or OOM")),
-    _Turn("Q2?", "answer two", _grade([4, 2, 3, 0], "One slow link stalls the whole ring")),
-    _Turn("Q3?", None, None),
-]
-
-
-def test_offline_summary_names_strengths_gaps_and_missed_points() -> None:
-    text = offline_summary("Mini", TURNS)
-    assert "2 graded answers" in text
-    assert "Strongest: Mechanism (3.5/4)" in text
-    assert "Weakest: Failure modes (0.5/4)" in text
-    assert "Running out of HBM" in text
-
-
-def test_summary_offline_settings_never_call_the_model(fake_server: FakeServer) -> None:
-    summary = summarize_session(Settings(base_url=fake_server.url, offline=True), "Mini", TURNS)
-    assert summary.grader == "keyword" and summary.fallback_reason is None
-    assert not fake_server.requests
-
-
-def test_summary_online(fake_server: FakeServer) -> None:
-    summary = summarize_session(Settings(base_url=fake_server.url), "Mini", TURNS)
-    assert summary.grader == "llm" and summary.model == MODEL
-    assert summary.text == fake_server.summary_text
-    user = fake_server.chat_requests()[0].body["messages"][-1]["content"]
-    assert "Q1?" in user and "answer two" in user and "Q3?" not in user
-
-
-@pytest.mark.parametrize("behaviour", ["500", "length", "truncated"])
-def test_summary_falls_back_to_the_offline_text(fake_server: FakeServer, behaviour: str) -> None:
-    fake_server.default = behaviour
-    summary = summarize_session(Settings(base_url=fake_server.url), "Mini", TURNS)
-    assert summary.grader == "keyword" and summary.fallback_reason
-    assert summary.text == offline_summary("Mini", TURNS)
-
-
-def test_summary_with_nothing_graded() -> None:
-    summary = summarize_session(Settings(), "Mini", [_Turn("Q?", None, None)])
-    assert "nothing to summarise" in summary.text

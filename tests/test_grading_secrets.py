@@ -17,7 +17,6 @@ from pydantic import SecretStr
 from interviewer.cli import main
 from interviewer.config import Settings
 from interviewer.grading.llm import structured
-from interviewer.grading.llm.summary import summarize_session
 from interviewer.grading.policy import build_grader
 from tests.fakeserver import FakeServer, closed_port, fake_server_fixture, kv_request  # noqa: F401
 
@@ -56,24 +55,6 @@ def test_unreachable_endpoint_reason_has_no_key(mini_case, rubric, caplog) -> No
     grade = build_grader(settings).grade(kv_request(mini_case, rubric))
     assert "connection refused" in (grade.fallback_reason or "")
     assert_clean(grade.model_dump_json(), caplog.text)
-
-
-def test_summary_fallback_has_no_key(fake_server: FakeServer, mini_case, rubric, caplog) -> None:
-    from interviewer.grading.types import DimensionScore, Grade
-
-    fake_server.default = "401"
-    grade = Grade(grader="keyword", overall=50, dimensions={d: DimensionScore(score=2) for d in rubric.dimensions})
-
-    class Turn:
-        prompt = "How big is the KV cache?"
-        answer = "Big."
-
-    turn = Turn()
-    turn.grade = grade  # type: ignore[attr-defined]
-    settings = Settings(base_url=fake_server.url, model="m", api_key=SecretStr(KEY))
-    summary = summarize_session(settings, "Mini", [turn])
-    assert summary.grader == "keyword" and summary.fallback_reason
-    assert_clean(summary.text, summary.fallback_reason, caplog.text)
 
 
 @pytest.mark.parametrize("behaviour", ["401", "500"])

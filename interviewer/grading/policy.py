@@ -67,23 +67,6 @@ class FallbackGrader:
             llm = LLMGrader(settings)
         self._llm = llm if self.online else None
 
-    def warm_up(self) -> None:
-        """Import the HTTP client in a background thread (it takes about a second).
-
-        Optional: call it once the UI is up, so the first grade does not pay for
-        the import.  Nothing is sent to the endpoint.
-        """
-        if self._llm is None:
-            return
-        import contextlib
-        import threading
-
-        def load() -> None:
-            with contextlib.suppress(Exception):  # the first real call reports any problem
-                import openai  # noqa: F401
-
-        threading.Thread(target=load, name="interviewer-warm-up", daemon=True).start()
-
     # ------------------------------------------------------------------ status
 
     def describe(self) -> str:

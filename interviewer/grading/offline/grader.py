@@ -495,8 +495,3 @@ def _unique(items: Iterable[str]) -> list[str]:
 def _json_safe(text: str) -> str:
     """Replace lone surrogates, which a JSON transcript cannot store."""
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
-
-
-def grade_answer(request: GradeRequest) -> Grade:
-    """Convenience for callers that do not keep a grader object."""
-    return KeywordGrader().grade(request)

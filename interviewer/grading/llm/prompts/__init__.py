@@ -11,7 +11,6 @@ have the least pull on the grader.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,17 +102,3 @@ def follow_up_messages(request: GradeRequest, probe: Probe, answer: str, nonce: 
         scripted=probe.scripted,
     )
     return [{"role": "system", "content": render("follow_up_system.j2")}, {"role": "user", "content": user}]
-
-
-def summary_messages(
-    case_title: str,
-    overall: int | None,
-    averages: Sequence[tuple[str, str]],
-    turns: Sequence[dict[str, Any]],
-    nonce: str,
-) -> list[dict[str, str]]:
-    """Messages asking for an end-of-session debrief.  ``turns`` hold plain strings only."""
-    user = render(
-        "summary.j2", case_title=case_title, overall=overall, averages=averages, turns=turns, nonce=nonce
-    )
-    return [{"role": "system", "content": render("summary_system.j2")}, {"role": "user", "content": user}]
