@@ -15,6 +15,7 @@ it expects, with a generous deadline.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -33,7 +34,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DEADLINE = 20.0
-ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[=>()][0-9A-Za-z]?")
+ANSI = re.compile(
+    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[=>()][0-9A-Za-z]?"
+)
 
 DRIVER = """
 import sys
@@ -80,10 +83,8 @@ class AppInPty:
     def pump(self) -> None:
         ready, _, _ = select.select([self.master], [], [], 0.05)
         if ready:
-            try:
+            with contextlib.suppress(OSError):  # the child has gone
                 self.raw += os.read(self.master, 65536)
-            except OSError:
-                pass
 
     def screen_text(self) -> str:
         return ANSI.sub(b"", bytes(self.raw)).decode("utf-8", "replace")
