@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
+from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.grading.types import Grade
 from interviewer.report import Report, build_report, dimension_title
-from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, Turn
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from interviewer.clock import duration_text
 from interviewer.content.schema import Case, Phase, Question, Rubric
 from interviewer.followup import Probe, choose_probe
 from interviewer.grading.types import Grade, GradeRequest
@@ -37,15 +38,6 @@ MAX_FOLLOW_UPS = 1
 
 class SessionError(Exception):
     """An action that does not fit the session's state (e.g. submitting after the end)."""
-
-
-def duration_text(seconds: float) -> str:
-    """``mm:ss`` (or ``h:mm:ss``) for a span of seconds, unsigned: the one clock format everywhere."""
-    secs = int(abs(seconds))
-    hours, rest = divmod(secs, 3600)
-    if hours:
-        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
-    return f"{rest // 60:02d}:{rest % 60:02d}"
 
 
 @dataclass(frozen=True)

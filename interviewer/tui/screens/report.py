@@ -12,9 +12,9 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Header, Static
 
+from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.report import QuestionReview, Report, TurnScore, build_report, dimension_title
-from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, TranscriptStore
 from interviewer.tui.formatting import overall_content, score_bar
 from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen

@@ -15,9 +15,9 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
+from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, Case
 from interviewer.grading.types import Grader
-from interviewer.session import duration_text
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 from interviewer.tui.formatting import overall_content, started_label
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
