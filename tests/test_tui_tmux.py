@@ -1,4 +1,7 @@
-"""The installed ``interviewer`` binary in a real terminal (tmux): type an answer, submit, read the feedback.
+"""The app of the tree under test in a real terminal (tmux): type an answer, submit, read the feedback.
+
+It runs ``python -m interviewer`` with this repository first on PYTHONPATH,
+never whatever ``interviewer`` is on PATH, so it tests the code being changed.
 
 This is the one test that sees what a person sees: a real pty, real key
 codes (ctrl+s included), the real offline grader.  It polls the screen with
@@ -21,13 +24,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TMUX = shutil.which("tmux")
-BINARY = Path(sys.executable).parent / "interviewer"
 DEADLINE = 30.0
 
-pytestmark = [
-    pytest.mark.skipif(TMUX is None, reason="tmux is not installed"),
-    pytest.mark.skipif(not BINARY.exists(), reason=f"the interviewer binary is not installed at {BINARY}"),
-]
+pytestmark = [pytest.mark.skipif(TMUX is None, reason="tmux is not installed")]
 
 
 class Tmux:
@@ -70,12 +69,13 @@ def test_answer_submit_and_see_feedback(tmp_path: Path, tmux: Tmux) -> None:
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path),
         "LANG": "C.UTF-8",
+        "PYTHONPATH": str(ROOT),
     }
     command = " ".join(
         [
             # A clean environment: COLUMNS/LINES from the test runner would override the pane size.
             "env", "-i", *[f"{k}='{v}'" for k, v in env.items()],
-            str(BINARY), "--transcripts-dir", str(transcripts), "--offline",
+            sys.executable, "-m", "interviewer", "--transcripts-dir", str(transcripts), "--offline",
             "run", "mini", "--cases-dir", str(ROOT / "tests" / "fixtures" / "cases"),
             ";", "echo", "EXITED-$?", ";", "sleep", "60",
         ]
