@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from interviewer.content.schema import Case, Question, Rubric
+from interviewer.content.schema import Case, Dimension, Question, Rubric
 from interviewer.grading.types import Grade, Grader, GradeRequest
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 
@@ -48,7 +48,7 @@ def follow_up_target(question: Question, turn: Turn) -> Question:
         number = next((n for n, f in enumerate(question.follow_ups, 1) if f.prompt == turn.prompt), None)
     if number is not None and 1 <= number <= len(question.follow_ups):
         return question.follow_up_question(number)
-    dimension = next((d for d in question.dimensions if d == turn.probe_dimension), "mechanism")
+    dimension: Dimension = next((d for d in question.dimensions if d == turn.probe_dimension), "mechanism")
     return question.probe_question(dimension, turn.probe_point, turn.prompt)
 
 

@@ -116,7 +116,7 @@ def build_report(transcript: Transcript, case: Case | None) -> Report:
         )
     follow_grades = [t.grade.overall for t in graded if t.kind == "follow_up" and t.grade]
 
-    graders = sorted({t.grade.grader for t in graded if t.grade})
+    graders: list[str] = sorted({t.grade.grader for t in graded if t.grade})
     fallbacks = list(dict.fromkeys(t.grade.fallback_reason for t in graded if t.grade and t.grade.fallback_reason))
     return Report(
         transcript_id=transcript.id,

@@ -20,6 +20,7 @@ what the SDK leaves to us:
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import socket
@@ -261,7 +262,7 @@ class ChatClient:
         candidates = self._candidates()
         for i, base in enumerate(candidates):
             try:
-                result = self._rate_limited(lambda b=base: op(self._client(b)))
+                result = self._rate_limited(functools.partial(self._op_at, op, base))
             except openai.NotFoundError as exc:
                 if i + 1 < len(candidates):
                     log.debug("404 at %s; retrying with /v1", safe_url(base))
@@ -283,6 +284,10 @@ class ChatClient:
                 self.base = base
             return result
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _op_at(self, op: Callable[[OpenAI], T], base: str) -> T:
+        """``op`` against the client for ``base`` (a named step, so the retry loop can bind ``base`` now)."""
+        return op(self._client(base))
 
     def _rate_limited(self, call: Callable[[], T]) -> T:
         import openai
@@ -377,8 +382,15 @@ class ChatClient:
             mode = modes[index]
             try:
                 completion = self._request(
-                    lambda c, m=mode, s=stream: self._complete(
-                        c, model, messages, m, (schema, grammar_schema), options, s, on_text
+                    functools.partial(
+                        self._complete,
+                        model=model,
+                        messages=messages,
+                        mode=mode,
+                        schemas=(schema, grammar_schema),
+                        options=options,
+                        stream=stream,
+                        on_text=on_text,
                     ),
                     model,
                 )

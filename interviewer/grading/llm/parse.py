@@ -174,7 +174,7 @@ def strip_wrappers(text: str) -> str:
             text, lower = text[:start], lower[:start]
     fenced = [block for block in _FENCE.findall(text) if "{" in block]
     if fenced:
-        return fenced[0].strip()
+        return str(fenced[0]).strip()
     return text.replace("```json", "").replace("```", "").strip()
 
 
@@ -295,7 +295,7 @@ def load_json(text: str, finish_reason: str | None) -> Any:
         pass
     try:
         return json.loads(repair_json(candidate, close=not closed and finish_reason != "length"), strict=False)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise GradingError(f"model reply was not valid JSON ({exc.msg} at character {exc.pos})") from None
 
 
