@@ -25,7 +25,7 @@ from interviewer.session import Clock, Session, SessionError
 from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore
 from interviewer.tui.screens.help import HelpScreen
 from interviewer.tui.screens.home import HomeScreen
-from interviewer.tui.start import Home, Resume, Review, Run, StartSpec
+from interviewer.tui.start import Drill, Home, Resume, Review, Run, StartSpec
 
 
 class InterviewerApp(App[int]):
@@ -68,6 +68,8 @@ class InterviewerApp(App[int]):
             self.resume_session(start.transcript_id)
         elif isinstance(start, Review):
             self.open_review()
+        elif isinstance(start, Drill):
+            self.start_drill(start)
 
     # ------------------------------------------------------------------ status
 
@@ -104,6 +106,55 @@ class InterviewerApp(App[int]):
         if session is not None:
             self.push_screen(SessionScreen(session, self.grader))
 
+    def start_drill(self, drill: Drill) -> None:
+        """Start a drill: a normal session (timed, saved, resumable) over a one-phase sub-case."""
+        from interviewer.drills import drill_case
+        from interviewer.tui.screens.session import SessionScreen
+
+        case = self.library.cases.get(drill.case_id)
+        if case is None:
+            self.notify(f"Unknown case {drill.case_id!r}", severity="error", markup=False)
+            return
+        session = self._session_or_none(
+            "Could not start the drill",
+            lambda: Session.start(
+                drill_case(case, drill.question_ids),
+                self.library.rubric_for(case),
+                self.store,
+                minutes=drill.minutes,
+                clock=self.clock,
+                phase_timeout=self.settings.phase_timeout,
+                drill_questions=list(drill.question_ids),
+            ),
+        )
+        if session is not None:
+            self.push_screen(SessionScreen(session, self.grader))
+
+    def drill_due(self) -> None:
+        """Start a drill of the questions due now (home screen, palette), or say when the next one is due."""
+        from interviewer.drills import DrillStore, plan_drill, when_text
+
+        try:
+            self.grader  # noqa: B018 (raises while the library and the grader are still loading)
+        except RuntimeError:
+            self.notify("Still loading the cases; try again in a moment.")
+            return
+        queue = DrillStore(self.store.root).queue()
+        plan = plan_drill(queue, self.library.cases)
+        if plan is None:
+            nxt = queue.next_due()
+            self.notify("Nothing is due." + (f" The next question is due {when_text(nxt, queue.now)}." if nxt
+                        else " Answer a few questions first: drills bring back the ones you found hard."),
+                        markup=False)
+            return
+        self.start_drill(Drill(plan.case.id, tuple(plan.question_ids)))
+
+    def open_progress(self) -> None:
+        from interviewer.tui.screens.progress import ProgressScreen
+
+        if not isinstance(self.screen, ProgressScreen):
+            self.push_screen(ProgressScreen())
+
     def resume_session(self, transcript_id: str) -> None:
         """Continue an unfinished session with the clock where it stopped; ungraded answers get graded."""
         from interviewer.tui.screens.session import SessionScreen
@@ -116,10 +167,12 @@ class InterviewerApp(App[int]):
             self.notify(f"Case {transcript.case_id!r} is not in the library any more; it cannot be resumed.",
                         severity="error", markup=False)
             return
+        from interviewer.drills import case_for
+
         session = self._session_or_none(
             "Could not resume",
             lambda: Session.resume(
-                transcript, case, self.library.rubric_for(case), self.store,
+                transcript, case_for(transcript, case), self.library.rubric_for(case), self.store,
                 clock=self.clock, phase_timeout=self.settings.phase_timeout,
             ),
         )
@@ -196,6 +249,10 @@ class InterviewerApp(App[int]):
                 yield SystemCommand(name, help_text, _runner(screen, action))
         if not isinstance(screen, HelpScreen):
             yield SystemCommand("Review transcripts", "Browse, regrade and export saved sessions", self.open_review)
+            yield SystemCommand("Progress", "Scores over time, weakest questions and the drill queue",
+                                self.open_progress)
+            yield SystemCommand("Drill due questions", "A short timed session of the questions due for review",
+                                self.drill_due)
 
 
 def _runner(screen: Screen, action: str) -> Callable[[], Coroutine[None, None, None]]:

@@ -16,6 +16,7 @@ from interviewer.tui.formatting import first_line, overall_content, started_labe
 from interviewer.tui.messages import TranscriptsListed
 from interviewer.tui.screens.base import TranscriptListScreen
 from interviewer.tui.start import Run
+from interviewer.tui.widgets.drills_due import DrillsDue
 
 RECENT = 8
 """How many recent sessions the home screen lists (the review screen has them all)."""
@@ -56,6 +57,8 @@ class HomeScreen(TranscriptListScreen):
         Binding("enter", "start", "Start", key_display="⏎"),
         Binding("r", "resume", "Resume"),
         Binding("v", "review", "Review"),
+        Binding("d", "drill", "Drill"),
+        Binding("p", "progress", "Progress"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -72,6 +75,7 @@ class HomeScreen(TranscriptListScreen):
             with Vertical(id="side-pane"):
                 yield Static(id="grader-status")
                 yield Static(id="resume")
+                yield DrillsDue(id="drills-due")
                 yield OptionList(id="recent")
         yield Footer()
 
@@ -104,6 +108,7 @@ class HomeScreen(TranscriptListScreen):
         cases.focus()
 
     def on_transcripts_listed(self, message: TranscriptsListed) -> None:
+        self.query_one(DrillsDue).recount(self.iapp.store.root)  # the sessions changed: so may the drill queue
         self.recent = message.summaries[:RECENT]
         self.unfinished = [s for s in message.summaries if s.status == "in_progress"]
         recent = self.query_one("#recent", OptionList)
@@ -195,3 +200,9 @@ class HomeScreen(TranscriptListScreen):
 
     def action_review(self) -> None:
         self.iapp.open_review()
+
+    def action_drill(self) -> None:
+        self.iapp.drill_due()
+
+    def action_progress(self) -> None:
+        self.iapp.open_progress()

@@ -127,6 +127,7 @@ class ReportScreen(TranscriptExportScreen):
     BINDINGS = [
         *EXPORT_BINDINGS,
         Binding("t", "transcript", "Transcript"),
+        Binding("d", "drill_weakest", "Drill 3 weakest"),
         Binding("escape,h", "home", "Home"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -153,6 +154,8 @@ class ReportScreen(TranscriptExportScreen):
         return [
             *EXPORT_COMMANDS,
             ("Open transcript", "Read every turn with its grade", "transcript"),
+            ("Drill the 3 weakest again", "A short timed session of this session's 3 weakest questions",
+             "drill_weakest"),
             ("Home", "Back to the home screen", "home"),
         ]
 
@@ -163,3 +166,15 @@ class ReportScreen(TranscriptExportScreen):
 
     def action_home(self) -> None:
         self.iapp.go_home()
+
+    def action_drill_weakest(self) -> None:
+        """Drill this session's 3 weakest questions again, whether or not they are due yet."""
+        from interviewer.drills import weakest_questions
+        from interviewer.tui.start import Drill
+
+        weakest = weakest_questions(self.transcript, 3)
+        if not weakest:
+            self.notify("No graded main answers to drill yet.")
+            return
+        self.iapp.go_home()
+        self.iapp.start_drill(Drill(self.transcript.case_id, tuple(weakest)))

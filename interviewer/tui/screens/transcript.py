@@ -18,11 +18,13 @@ from textual.widgets import Footer, Header, Static
 from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, Case
 from interviewer.grading.types import Grader
+from interviewer.report import build_report
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 from interviewer.tui.formatting import overall_content, started_label
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
 from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 from interviewer.tui.widgets.grade_view import GradeView
+from interviewer.tui.widgets.score_table import scores_content
 from interviewer.tui.workers import RegradeJob, in_daemon_thread, regrade_saved
 
 STATUS_TEXT = {
@@ -111,6 +113,8 @@ class TranscriptScreen(TranscriptExportScreen):
         container.remove_children()
         titles = {p.id: p.title for p in self.transcript.phases}
         cards: list[Widget] = [Static(header_content(self.transcript), classes="card head")]
+        questions = build_report(self.transcript, self.case).questions
+        cards.append(Static(scores_content(questions), classes="card scores"))
         if self.case is None:
             cards.append(
                 Static(
