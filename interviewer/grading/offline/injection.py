@@ -102,8 +102,6 @@ _PATTERNS: tuple[str, ...] = (
     rf"\b(?:deserves?|merits?|warrants?|earns?|worth|should{_W}(?:get|receive|earn|score)){_W}(?:a{_W}|an{_W}|the{_W})?"
     r"(?:4|four|10|100|full|perfect|maximum|max|top|highest|excellent|outstanding)\b"
     r"(?![ \t]{0,3}(?:gb|tb|ms|gpus?|nodes?|%|x\b))",
-    r"(?<![\w./])(?:4|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|10|100)(?![\w./])",
-    r"\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b",
     rf"\b(?:must|should|will|shall|are{_W}required{_W}to|have{_W}to){_W}(?:output|return|assign|give|award|"
     r"print|respond{_W}with|mark|grade|score|rate)\b(?=[^\n]{0,60}\b(?:4|four|10|100|full|perfect|maximum|top|"
     r"highest|score|marks|points|json)\b)",
@@ -118,23 +116,28 @@ _PATTERNS: tuple[str, ...] = (
     r"\b(?:grader|grading|scoring|evaluator|rubric)[ \t]{0,2}[-_][ \t]{0,2}(?:config|override|settings|directive)\b",
 )
 _COMBINED = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
+_SCORE_DEMANDS = re.compile(
+    r"(?<![\w./])(?:4|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|10|100)(?![\w./])"
+    r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b",
+    re.IGNORECASE,
+)
+"""Scores written out ('4/4', 'mechanism: 4'): two short patterns, scanned over the whole text."""
 """All patterns as one alternation."""
 
 _TRIGGER_WORDS = words(
-    "ignore disregard forget override bypass instruction instructions give award assign grant score grade rate "
-    "deserves should marks grader evaluator examiner scorer marker llm grading now act behave pretend prompt "
-    "message assistant system user human developer respond scoring evaluation marking rating assessment "
-    "automated automatic machine ai if as this gold golden reference self senior staff principal lead head "
-    "deserve merit merits warrant warrants earn earns worth must will shall required trust accept maximum max "
-    "top highest perfect full mechanism tradeoff trade numbers failure overrule replace note reminder memo "
-    "notice attention important dear hey hello hi to any the an being reviewed approved overall points rating "
-    "grades scores config rubric"
+    "ignore disregard forget override overrule bypass instruction instructions give award assign grant score "
+    "scores grade grades graded rate rated rating deserve deserves marks marked grader evaluator examiner scorer "
+    "marker llm grading scoring evaluation marking assessment review reviewed approved verified validated scored "
+    "certified confirmed automated automatic machine ai language model bot chatbot gpt claude now act behave "
+    "pretend prompt message assistant system user human developer respond output return print gold golden itself "
+    "self senior staff principal merit merits warrant warrants earn earns worth should must points overall config "
+    "rubric reminder memo"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
-_BEFORE, _AFTER = 48, 260
+_BEFORE, _AFTER = 60, 140
 """Window around a trigger: wide enough for the longest pattern on either side of its trigger word."""
 MAX_SPANS = 200
 
@@ -153,13 +156,16 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
             windows[-1][1] = max(windows[-1][1], b)
         else:
             windows.append([a, b])
-    spans: list[tuple[int, int]] = []
+    found: list[tuple[int, int]] = []
     for a, b in windows:
-        for m in _COMBINED.finditer(text, a, b):
-            if m.end() > m.start() and (not spans or m.start() >= spans[-1][1]):
-                spans.append((m.start(), m.end()))
-                if len(spans) >= MAX_SPANS:
-                    return spans
+        found += [m.span() for m in _COMBINED.finditer(text, a, b) if m.end() > m.start()]
+    found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
+    spans: list[tuple[int, int]] = []
+    for start, end in sorted(found):
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, end))
+            if len(spans) >= MAX_SPANS:
+                break
     return spans
 
 

@@ -41,7 +41,6 @@ def _phrase_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
 class Side:
     name: str
     names: re.Pattern[str] | None
-    defining: ConceptIndex
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,17 @@ class CompiledLexicon:
                 head = stem(singles[0])
                 for word in singles[1:]:
                     self._canon.setdefault(stem(word), head)
-        self.contrasts = tuple(_compile_contrast(c) for c in (lexicon.contrasts if lexicon else []))
+        contrasts = lexicon.contrasts if lexicon else []
+        self.contrasts = tuple(_compile_contrast(c) for c in contrasts)
+        phrases: list[tuple[str, list[str]]] = []
+        self._owners: list[tuple[int, int]] = []
+        """Concept key -> (contrast index, side index) for every defining phrase."""
+        for ci, contrast in enumerate(contrasts):
+            for si, side in enumerate(contrast.sides):
+                for phrase in side.defining:
+                    phrases.append((phrase, [phrase]))
+                    self._owners.append((ci, si))
+        self._defining = ConceptIndex(compile_concepts(phrases, strict=True))
 
     def variants(self, alias: str) -> list[str]:
         """Other wordings of ``alias``: each lexicon phrase in it swapped for each of its synonyms."""
@@ -103,18 +112,26 @@ class CompiledLexicon:
         return self._canon.get(token_stem, token_stem)
 
     def swaps(self, sentences: Sequence[Sentence], text: str, folded: str) -> list[Swap]:
-        """Every clause that gives one side of a contrast the other side's defining property."""
+        """Every clause that gives one side of a contrast the other side's defining property.
+
+        All defining phrases of all contrasts sit in one index, so an answer is scanned once.
+        """
+        if not self.contrasts:
+            return []
         found: list[Swap] = []
-        for compiled in self.contrasts:
-            for owner, other in (compiled.sides, tuple(reversed(compiled.sides))):
-                if other.names is None:
+        seen: set[tuple[int, int]] = set()
+        for key, hits in self._defining.find(sentences, text, folded).items():
+            ci, owner_index = self._owners[key]
+            compiled = self.contrasts[ci]
+            owner, other = compiled.sides[owner_index], compiled.sides[1 - owner_index]
+            for hit in hits:
+                if (ci, hit.sentence.index) in seen:
                     continue
-                for hits in owner.defining.find(sentences, text, folded).values():
-                    for hit in hits:
-                        swap = _swap_at(compiled, owner, other, hit.sentence, hit.start, hit.end, folded)
-                        if swap is not None:
-                            found.append(swap)
-                            break
+                swap = _swap_at(compiled, owner, other, hit.sentence, hit.start, hit.end, folded)
+                if swap is not None:
+                    found.append(swap)
+                    seen.add((ci, hit.sentence.index))
+                    break
         return found
 
 
@@ -132,14 +149,7 @@ def _swap_at(
 
 
 def _compile_contrast(contrast: Contrast) -> CompiledContrast:
-    sides = tuple(
-        Side(
-            name=side.name,
-            names=_phrase_pattern([side.name, *side.aliases]),
-            defining=ConceptIndex(compile_concepts([(p, [p]) for p in side.defining], strict=True)),
-        )
-        for side in contrast.sides
-    )
+    sides = tuple(Side(name=side.name, names=_phrase_pattern([side.name, *side.aliases])) for side in contrast.sides)
     return CompiledContrast(contrast, (sides[0], sides[1]))
 
 
