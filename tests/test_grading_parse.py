@@ -176,6 +176,21 @@ def test_feedback_is_decoded_across_chunk_boundaries() -> None:
         assert _stream([text[i : i + size] for i in range(0, len(text), size)]) == 'Say "why" \\ then\nhow. Café ü'
 
 
+def test_only_the_top_level_feedback_is_streamed() -> None:
+    text = json.dumps({"dimensions": {"mechanism": {"feedback": "nested, not shown"}}, "feedback": "top level"})
+    assert _stream([text[i : i + 5] for i in range(0, len(text), 5)]) == "top level"
+
+
+def test_split_surrogate_pairs_and_escapes_stream_whole_characters() -> None:
+    text = json.dumps({"feedback": "Good \U0001f600 \u00e9\"q\" done"}, ensure_ascii=True)
+    pieces = [text[i : i + 1] for i in range(len(text))]
+    assert _stream(pieces) == "Good \U0001f600 \u00e9\"q\" done"
+
+
+def test_a_reply_that_is_not_json_streams_nothing() -> None:
+    assert _stream(["I would give it ", "{a three} out of four"]) == ""
+
+
 def test_feedback_in_a_think_block_is_not_streamed() -> None:
     text = '<think>draft "feedback": "nope"</think>{"feedback": "yes"}'
     assert _stream([text[i : i + 4] for i in range(0, len(text), 4)]) == "yes"
