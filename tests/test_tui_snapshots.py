@@ -1,4 +1,4 @@
-"""SVG snapshots of the four main screens at 100x30, with a frozen clock and fixed ids and times.
+"""SVG snapshots of the main screens at 100x30 (the session also at 80x24), with a frozen clock and fixed ids and times.
 
 Update deliberately, after looking at the pictures:
 ``pytest tests/test_tui_snapshots.py --snapshot-update`` then review the SVGs
@@ -17,7 +17,16 @@ from interviewer.grading.types import NumberCheck
 from interviewer.transcripts import TranscriptStore
 from interviewer.tui.app import InterviewerApp
 from interviewer.tui.start import Review, Run
-from tests.tui_fakes import SIZE, FakeClock, ScriptedGrader, build_app, make_grade, saved_transcript, settle
+from tests.tui_fakes import (
+    SIZE,
+    FakeClock,
+    ScriptedGrader,
+    build_app,
+    long_library,
+    make_grade,
+    saved_transcript,
+    settle,
+)
 
 FIXED_ID = "20260509-190000-mini-0001"
 
@@ -135,3 +144,36 @@ def test_review_screen(snap_compare) -> None:
         await still_cursor(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+def test_session_long_phase_name(snap_compare, size: tuple[int, int]) -> None:
+    """A long phase name wraps in the header, the tags and the help key stay visible, the question is in view."""
+    clock = FakeClock()
+    app = build_app(Path("transcripts"), ScriptedGrader(snapshot_grades()), start=Run("long"), clock=clock,
+                    library=long_library(), phase_timeout="strict")
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await answer(pilot, clock, 70, "K and V for every layer: 320 KiB per token.")
+        pilot.app.screen.query_one("#editor", TextArea).insert("About 1.3 GB at 4,096 tokens")
+        await settle(pilot)
+        await still_cursor(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+def test_session_brief_with_five_deliverables(snap_compare, size: tuple[int, int]) -> None:
+    """ctrl+l: the scenario, the phase brief and all five deliverables, in a scrollable box."""
+    app = build_app(Path("transcripts"), ScriptedGrader(snapshot_grades()), start=Run("long"), clock=FakeClock(),
+                    library=long_library())
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("ctrl+l")
+        await pilot.press("end")
+        await settle(pilot)
+        await still_cursor(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
