@@ -137,7 +137,7 @@ _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
-_BEFORE, _AFTER = 60, 140
+_BEFORE, _AFTER = 40, 100
 """Window around a trigger: wide enough for the longest pattern on either side of its trigger word."""
 MAX_SPANS = 200
 
