@@ -9,9 +9,7 @@ torn one.  A damaged or foreign file in the folder is reported and skipped.
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from interviewer.atomic import write_atomic
 from interviewer.grading.types import Grade
 
 FORMAT_VERSION = 1
@@ -163,21 +162,9 @@ class TranscriptStore:
 
     def save(self, transcript: Transcript) -> Path:
         """Write atomically: temp file + fsync + rename + fsync of the folder."""
-        self.root.mkdir(parents=True, exist_ok=True)
         transcript.updated = now_iso()
-        data = transcript.model_dump_json(indent=1).encode("utf-8")
         target = self.path_for(transcript.id)
-        fd, tmp = tempfile.mkstemp(prefix=f".{transcript.id}.", suffix=".tmp", dir=self.root)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        _fsync_dir(self.root)
+        write_atomic(target, transcript.model_dump_json(indent=1).encode("utf-8"))
         return target
 
     def load_path(self, path: Path) -> Transcript:
@@ -276,15 +263,3 @@ class TranscriptStore:
     def unfinished(self) -> list[Summary]:
         return [s for s in self.summaries()[0] if s.status == "in_progress"]
 
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

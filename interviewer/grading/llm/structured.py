@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from interviewer import paths
+from interviewer.atomic import write_atomic
 
 log = logging.getLogger("interviewer.grading")
 
@@ -126,12 +125,9 @@ class ModeCache:
 
     def _save(self, mem: dict[str, EndpointMemory]) -> None:
         path = self.path
+        data = json.dumps({k: asdict(v) for k, v in mem.items()}, indent=2, sort_keys=True).encode("utf-8")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".modes-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({k: asdict(v) for k, v in mem.items()}, fh, indent=2, sort_keys=True)
-            os.replace(tmp, path)
+            write_atomic(path, data)
         except OSError as exc:
             log.debug("could not write structured-output cache %s: %s", path, exc)
 
