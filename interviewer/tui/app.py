@@ -1,31 +1,59 @@
 """The Textual app and its factory.
 
 ``create_app`` is the one way to build the app: the CLI calls it with the
-real settings, library, grader and store; the tests call it with a scripted
-grader, a temp store and a fake clock.  So the tests drive exactly the app
-people run.  The app itself only navigates between screens; the screens
-render and dispatch, and the core (``Session``, ``TranscriptStore``, the
-grader) decides.
+real settings and store and with ``Deferred`` loaders for the library and the
+grader; the tests call it with a scripted grader, a temp store and a fake
+clock.  So the tests drive exactly the app people run.  The app itself only
+navigates between screens; the screens render and dispatch, and the core
+(``Session``, ``TranscriptStore``, the grader) decides.
+
+Paint first, load after: with deferred loaders the first screen (home, or the
+session screen's frame for ``run``) is drawn before the case library is read
+and the grader is built; a thread worker loads them after the first refresh
+and the screens fill in when ``Loaded`` arrives.
+
+A running session is never taken down by a bug in a widget: an exception in
+an action or in a session widget's handler is caught, the session is saved,
+the error is shown, and the app goes on (``recover``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import time
+import traceback
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from interviewer.config import Settings
 from interviewer.content.loader import Library
 from interviewer.grading.types import SessionGrader
 from interviewer.session import Clock, Session, SessionError
 from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore
+from interviewer.tui.messages import Loaded, LoadFailed
 from interviewer.tui.screens.help import HelpScreen
 from interviewer.tui.screens.home import HomeScreen
 from interviewer.tui.start import Drill, Home, Resume, Review, Run, StartSpec
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+    from interviewer.tui.screens.session import SessionScreen
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+@dataclass(frozen=True)
+class Deferred(Generic[T_co]):
+    """Something slow to build (the library, the grader): the app calls ``load`` in a worker after the first paint."""
+
+    load: Callable[[], T_co]
 
 
 class InterviewerApp(App[int]):
@@ -42,8 +70,8 @@ class InterviewerApp(App[int]):
     def __init__(
         self,
         settings: Settings,
-        library: Library,
-        grader: SessionGrader,
+        library: Library | Deferred[Library],
+        grader: SessionGrader | Deferred[SessionGrader],
         store: TranscriptStore,
         *,
         clock: Clock = time.monotonic,
@@ -51,16 +79,40 @@ class InterviewerApp(App[int]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self.library = library
-        self.grader = grader
+        self._deferred_library = library if isinstance(library, Deferred) else None
+        self._deferred_grader = grader if isinstance(grader, Deferred) else None
+        self.library: Library = Library() if isinstance(library, Deferred) else library
+        """Empty until a deferred library has loaded (``ready``)."""
+        self._grader: SessionGrader | None = None if isinstance(grader, Deferred) else grader
         self.store = store
         self.clock = clock
         self.start: StartSpec = start or Home()
+        self.ready = self._deferred_library is None and self._deferred_grader is None
+        """The library and the grader are loaded."""
+        self.startup_error: str | None = None
+        """Why the app gave up before it could start (e.g. an unknown case id); the CLI prints it."""
 
-    def get_default_screen(self) -> Screen:
+    @property
+    def grader(self) -> SessionGrader:
+        if self._grader is None:
+            raise RuntimeError("the grader is still loading")
+        return self._grader
+
+    def get_default_screen(self) -> Screen[None]:
         return HomeScreen()
 
     def on_mount(self) -> None:
+        self._install_signal_handlers()
+        if not self.ready:
+            if isinstance(self.start, Run):
+                from interviewer.tui.screens.session import SessionScreen
+
+                self.push_screen(SessionScreen(None, None))  # the frame now; the session once loaded
+            self.call_after_refresh(self._load)
+            return
+        self._open_start()
+
+    def _open_start(self) -> None:
         start = self.start
         if isinstance(start, Run):
             self.start_session(start)
@@ -71,10 +123,64 @@ class InterviewerApp(App[int]):
         elif isinstance(start, Drill):
             self.start_drill(start)
 
+    # ------------------------------------------------------------------ loading
+
+    def _load(self) -> None:
+        self._load_worker(self._deferred_library, self._deferred_grader)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="loading cases")
+    def _load_worker(self, library: Deferred[Library] | None, grader: Deferred[SessionGrader] | None) -> None:
+        try:
+            loaded_library = library.load() if library is not None else self.library
+            loaded_grader = grader.load() if grader is not None else self.grader
+        except Exception as exc:  # a config or content problem: say it in one line, keep the app
+            lines = str(exc).strip().splitlines()
+            self.post_message(LoadFailed(lines[0] if lines else type(exc).__name__))
+            return
+        self.post_message(Loaded(loaded_library, loaded_grader))
+
+    def on_loaded(self, message: Loaded) -> None:
+        self.library = message.library
+        self._grader = message.grader
+        self.ready = True
+        for screen in self.screen_stack:
+            ready = getattr(screen, "library_ready", None)
+            if callable(ready):
+                ready()
+        start = self.start
+        if isinstance(start, Run) and start.case_id not in self.library.cases:
+            known = ", ".join(sorted(self.library.cases)) or "none (check --cases-dir)"
+            broken = (f" ({len(self.library.problems)} problems loading content; see 'interviewer validate')"
+                      if self.library.problems else "")
+            self.startup_error = f"unknown case {start.case_id!r}; available: {known}{broken}"
+            self.exit(2, return_code=2)
+            return
+        if isinstance(start, Run):
+            from interviewer.tui.screens.session import SessionScreen
+
+            frame = self.screen if isinstance(self.screen, SessionScreen) else None
+            session = self._new_session(start)
+            if session is None:
+                if frame is not None:
+                    self.pop_screen()
+                return
+            if frame is not None and frame.attachable:
+                frame.attach(session, self.grader)
+            else:
+                self.push_screen(SessionScreen(session, self.grader))
+            return
+        self._open_start()
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        self.startup_error = message.reason
+        self.exit(1, return_code=1)
+
     # ------------------------------------------------------------------ status
 
     def grader_status(self) -> str:
         """One line saying what grades answers (``describe()`` when the grader has it)."""
+        if self._grader is None:
+            return "loading…"
         describe = getattr(self.grader, "describe", None)
         if callable(describe):
             return str(describe())
@@ -86,12 +192,17 @@ class InterviewerApp(App[int]):
         """Start a new session on a case and show it."""
         from interviewer.tui.screens.session import SessionScreen
 
+        session = self._new_session(run)
+        if session is not None:
+            self.push_screen(SessionScreen(session, self.grader))
+
+    def _new_session(self, run: Run) -> Session | None:
         case = self.library.cases.get(run.case_id)
         if case is None:
             known = ", ".join(sorted(self.library.cases)) or "none"
             self.notify(f"Unknown case {run.case_id!r}; available: {known}", severity="error", markup=False)
-            return
-        session = self._session_or_none(
+            return None
+        return self._session_or_none(
             "Could not start the session",
             lambda: Session.start(
                 case,
@@ -103,8 +214,6 @@ class InterviewerApp(App[int]):
                 phase_timeout=run.phase_timeout or self.settings.phase_timeout,
             ),
         )
-        if session is not None:
-            self.push_screen(SessionScreen(session, self.grader))
 
     def start_drill(self, drill: Drill) -> None:
         """Start a drill: a normal session (timed, saved, resumable) over a one-phase sub-case."""
@@ -213,6 +322,84 @@ class InterviewerApp(App[int]):
             self.notify(f"{failure}: {exc}", severity="error", markup=False)
             return None
 
+    # ------------------------------------------------------------------ staying alive
+
+    def running_session_screen(self) -> SessionScreen | None:
+        """The session screen in the stack whose session is still running, if any."""
+        from interviewer.tui.screens.session import SessionScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, SessionScreen) and screen.running:
+                return screen
+        return None
+
+    def recover(self, error: Exception) -> None:
+        """An exception escaped a widget: save the session, show the error, keep going.
+
+        The traceback goes to the Textual log (``textual console``); the
+        candidate sees one line and keeps typing.
+        """
+        self.log.error("".join(traceback.format_exception(error)))
+        screen = self.running_session_screen()
+        saved = ""
+        if screen is not None:
+            try:
+                ok = screen.save_now()
+            except Exception:  # saving must not fail the recovery itself
+                ok = False
+            saved = " Your session is saved." if ok else " The session could not be saved."
+        self.notify(f"{type(error).__name__}: {error}.{saved} You can go on.", title="Something went wrong",
+                    severity="error", markup=False, timeout=8)
+
+    async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:
+        # Every key binding and palette command runs through here.
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except Exception as error:
+            if self.running_session_screen() is None:
+                raise
+            self.recover(error)
+            return True
+
+    def _install_signal_handlers(self) -> None:
+        """SIGTERM and SIGHUP (terminal closed) save the draft and the clock, then quit cleanly."""
+        import asyncio
+
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(sig, self._on_terminate_signal)
+
+    def _on_terminate_signal(self) -> None:
+        screen = self.running_session_screen()
+        if screen is not None:
+            screen.save_now()
+        self.exit(0)
+
+    async def action_quit(self) -> None:
+        """ctrl+q: with unsubmitted text in the editor, ask first (the draft is kept either way)."""
+        screen = self.running_session_screen()
+        if screen is None or not screen.has_draft() or isinstance(self.screen, HelpScreen):
+            if screen is not None:
+                screen.save_now()
+            self.exit()
+            return
+        from interviewer.tui.screens.confirm import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen):
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                screen.save_now()
+                self.exit()
+
+        self.push_screen(
+            ConfirmScreen("Quit now? Your unsubmitted answer is kept as a draft and comes back on resume.",
+                          yes="Quit", no="Stay"),
+            done,
+        )
+
     def go_home(self) -> None:
         """Pop everything above the home screen."""
         while len(self.screen_stack) > 1:
@@ -240,7 +427,7 @@ class InterviewerApp(App[int]):
         title = self.screen.sub_title or type(self.screen).__name__.removesuffix("Screen")
         self.push_screen(HelpScreen(title, keys))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "Keys and how a session works", self.action_help)
         commands = getattr(screen, "palette_commands", None)
@@ -255,7 +442,7 @@ class InterviewerApp(App[int]):
                                 self.drill_due)
 
 
-def _runner(screen: Screen, action: str) -> Callable[[], Coroutine[None, None, None]]:
+def _runner(screen: Screen[object], action: str) -> Callable[[], Coroutine[None, None, None]]:
     """A palette callback that runs ``action`` on the screen the palette was opened from."""
 
     async def run() -> None:

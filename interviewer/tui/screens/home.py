@@ -1,8 +1,13 @@
-"""Home: pick a case or bank, see recent sessions and the grader, resume an unfinished session."""
+"""Home: pick a case or bank, see recent sessions and the grader, resume an unfinished session.
+
+The screen paints before the case library is loaded (``library_ready``
+fills the list in) and says whether the grading endpoint answers only once a
+worker has probed it, so neither delays the first frame.
+"""
 
 from __future__ import annotations
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -13,7 +18,7 @@ from textual.widgets.option_list import Option
 from interviewer.content.schema import Case
 from interviewer.transcripts import Summary
 from interviewer.tui.formatting import first_line, overall_content, started_label
-from interviewer.tui.messages import TranscriptsListed
+from interviewer.tui.messages import EndpointChecked, TranscriptsListed
 from interviewer.tui.screens.base import TranscriptListScreen
 from interviewer.tui.start import Run
 from interviewer.tui.widgets.drills_due import DrillsDue
@@ -71,7 +76,7 @@ class HomeScreen(TranscriptListScreen):
         yield Header()
         with Horizontal(id="home-body"):
             with Vertical(id="cases-pane"):
-                yield OptionList(*self._case_options(), id="cases")
+                yield OptionList(*(self._case_options() if self.iapp.ready else []), id="cases")
             with Vertical(id="side-pane"):
                 yield Static(id="grader-status")
                 yield Static(id="resume")
@@ -93,19 +98,54 @@ class HomeScreen(TranscriptListScreen):
         self.query_one("#cases-pane").border_title = "Cases and question banks"
         self.query_one("#cases-pane").border_subtitle = "Enter: options and start"
         self.query_one("#side-pane").border_title = "Sessions"
+        self.query_one("#resume", Static).display = False
+        self.query_one("#cases", OptionList).focus()
+        if self.iapp.ready:
+            self._fill_cases()
+        else:
+            self.query_one("#cases", OptionList).add_option(
+                Option(Content.styled("Loading cases…", "italic"), disabled=True))
+            self._show_grader("loading…")
+
+    def library_ready(self) -> None:
+        """The app loaded the library and the grader after the first paint: fill the list in."""
+        cases = self.query_one("#cases", OptionList)
+        cases.clear_options()
+        cases.add_options(self._case_options())
+        self._fill_cases()
+        self.refresh_bindings()
+
+    def _fill_cases(self) -> None:
         cases = self.query_one("#cases", OptionList)
         if not cases.option_count:
             cases.add_option(Option(Content("No cases found. Check the cases folder (interviewer cases)."),
                                     disabled=True))
-        self.query_one("#grader-status", Static).update(
-            Content.assemble(("Grader  ", "bold"), self.iapp.grader_status())
-        )
-        self.query_one("#resume", Static).display = False
+        online = self.iapp.settings.online  # an endpoint is configured and not overridden by --offline
+        self._show_grader(self.iapp.grader_status() + (" · checking the endpoint…" if online else ""))
+        if online:
+            self._check_endpoint()
         problems = self.iapp.library.problems
         if problems:
             self.notify(f"{len(problems)} problems while loading cases; 'interviewer validate' lists them.",
                         severity="warning", markup=False)
-        cases.focus()
+
+    def _show_grader(self, text: str, style: str = "") -> None:
+        self.query_one("#grader-status", Static).update(Content.assemble(("Grader  ", "bold"), (text, style)))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="endpoint", description="checking the endpoint")
+    def _check_endpoint(self) -> None:
+        from interviewer.tui.workers import probe_endpoint
+
+        reachable, text = probe_endpoint(self.iapp.settings)
+        self.post_message(EndpointChecked(reachable, text))
+
+    def on_endpoint_checked(self, message: EndpointChecked) -> None:
+        status = self.iapp.grader_status()
+        if message.reachable:
+            self._show_grader(f"{status} · reachable ({message.text})", "$success")
+        else:
+            self._show_grader(f"{status} · unreachable: {message.text}; answers are graded offline until it "
+                              "answers", "$error")
 
     def on_transcripts_listed(self, message: TranscriptsListed) -> None:
         self.query_one(DrillsDue).recount(self.iapp.store.root)  # the sessions changed: so may the drill queue
@@ -135,13 +175,16 @@ class HomeScreen(TranscriptListScreen):
             resume.display = False
         self.refresh_bindings()
         if not self.recent:
-            resume.update(Content.styled("No sessions yet. Pick a case and press Enter.", "italic"))
+            resume.update(Content.styled(
+                f"No sessions in {self.iapp.store.root} yet. Pick a case and press Enter.", "italic"))
             resume.display = True
         elif len(message.summaries) > RECENT:
             recent.add_option(Option(Content.styled(f"… {len(message.summaries) - RECENT} more: press v", "italic"),
                                      disabled=True))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("start", "resume") and not self.iapp.ready:
+            return False
         if action == "resume":
             return bool(self.unfinished)
         return True
@@ -169,6 +212,8 @@ class HomeScreen(TranscriptListScreen):
 
     def choose(self, case_id: str) -> None:
         """Ask for the session options, then start."""
+        if not self.iapp.ready:
+            return
         from interviewer.tui.screens.start import StartScreen
 
         case = self.iapp.library.cases.get(case_id)
@@ -188,6 +233,9 @@ class HomeScreen(TranscriptListScreen):
         if summary is None:
             return
         if summary.status == "in_progress":
+            if not self.iapp.ready:
+                self.notify("Still loading the cases; try again in a moment.")
+                return
             self.iapp.resume_session(summary.id)
         else:
             self.iapp.open_transcript(summary.path)
