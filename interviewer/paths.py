@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from platformdirs import user_cache_dir, user_config_dir
+
 TRANSCRIPTS_ENV = "INTERVIEWER_TRANSCRIPTS_DIR"
 CONFIG_ENV = "INTERVIEWER_CONFIG"
 
@@ -39,8 +41,6 @@ def config_file() -> Path:
     override = os.environ.get(CONFIG_ENV)
     if override:
         return Path(override).expanduser()
-    from platformdirs import user_config_dir
-
     return Path(user_config_dir("interviewer", appauthor=False)) / "config.toml"
 
 
@@ -57,6 +57,4 @@ def cache_dir() -> Path:
     override = os.environ.get(CACHE_ENV)
     if override:
         return Path(override).expanduser()
-    from platformdirs import user_cache_dir
-
     return Path(user_cache_dir("interviewer", appauthor=False))

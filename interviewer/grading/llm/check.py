@@ -13,8 +13,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from interviewer.config import Settings
+from interviewer.content.loader import load_rubric
+from interviewer.content.schema import Case
 from interviewer.grading.errors import safe_url, scrub
-from interviewer.grading.types import GradingError
+from interviewer.grading.types import GradeRequest, GradingError
+from interviewer.paths import builtin_rubrics_dir
 
 CHECK_CONNECT_TIMEOUT = 2.0
 CHECK_MAX_TOKENS = 700
@@ -52,11 +55,7 @@ def _reached(reason: str) -> bool:
     return not reason.startswith(("endpoint unreachable", "endpoint timed out", "invalid endpoint URL"))
 
 
-def _tiny_request() -> Any:
-    from interviewer.content.loader import load_rubric
-    from interviewer.content.schema import Case
-    from interviewer.grading.types import GradeRequest
-    from interviewer.paths import builtin_rubrics_dir
+def _tiny_request() -> GradeRequest:
 
     rubric = load_rubric(builtin_rubrics_dir() / "ai-infra.yaml")
     case = Case.model_validate(

@@ -21,6 +21,8 @@ from interviewer.grading.llm.merge import merge
 from interviewer.grading.llm.parse import parse_reply, reply_schema, strip_wrappers
 from interviewer.grading.llm.prompts import follow_up_messages, grading_messages
 from interviewer.grading.llm.stream import FeedbackStream
+from interviewer.grading.offline.grader import KeywordGrader
+from interviewer.grading.offline.injection import detect_injection
 from interviewer.grading.types import ChunkCallback, Grade, Grader, GradeRequest, GraderName, GradingError
 
 DEFAULT_MAX_TOKENS = 900
@@ -66,8 +68,6 @@ class LLMGrader:
 
     def _offline_grade(self, request: GradeRequest) -> Grade:
         if self._offline is None:
-            from interviewer.grading.offline.grader import KeywordGrader
-
             self._offline = KeywordGrader()
         return self._offline.grade(request)
 
@@ -75,8 +75,6 @@ class LLMGrader:
         self, request: GradeRequest, on_chunk: ChunkCallback | None = None, *, offline: Grade | None = None
     ) -> Grade:
         """Grade with the model.  ``offline`` is the keyword grade of the same request, if already computed."""
-        from interviewer.grading.offline.injection import detect_injection
-
         offline = offline if offline is not None else self._offline_grade(request)
         answer = request.answer[:MAX_ANSWER_CHARS]
         clipped = len(request.answer) > MAX_ANSWER_CHARS
@@ -112,8 +110,6 @@ class LLMGrader:
 
     def word_follow_up(self, request: GradeRequest, probe: Probe) -> str:
         """The model's wording of the probe the code chose.  Raises ``GradingError`` if it is unusable."""
-        from interviewer.grading.offline.injection import detect_injection
-
         if detect_injection(request.answer):
             raise GradingError("answer contains instructions to the grader; using the scripted follow-up")
         messages = follow_up_messages(request, probe, request.answer[:FOLLOW_UP_ANSWER_CHARS], nonce())

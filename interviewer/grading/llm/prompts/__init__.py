@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS
+from interviewer.followup import probe_label
 from interviewer.grading.types import GradeRequest
 
 if TYPE_CHECKING:
@@ -90,8 +91,6 @@ def grading_messages(request: GradeRequest, answer: str, nonce: str, *, clipped:
 
 def follow_up_messages(request: GradeRequest, probe: Probe, answer: str, nonce: str) -> list[dict[str, str]]:
     """Messages asking the model to word the follow-up the code chose."""
-    from interviewer.followup import probe_label
-
     user = render(
         "follow_up.j2",
         asked=request.asked,
