@@ -10,18 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from interviewer.config import ENV_NAMES
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
-_ENDPOINT_VARS = (
-    "INTERVIEWER_BASE_URL",
-    "INTERVIEWER_MODEL",
-    "INTERVIEWER_API_KEY",
-    "INTERVIEWER_OFFLINE",
-    "INTERVIEWER_CASES_DIR",
-    "OPENAI_BASE_URL",
-    "OPENAI_API_KEY",
-)
+_ENDPOINT_VARS = tuple(ENV_NAMES)
+"""Every variable a setting reads (endpoint, key, timeouts, folders): none leaks in from the developer's shell."""
 
 
 @pytest.fixture(autouse=True)
