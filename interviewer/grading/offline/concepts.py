@@ -107,9 +107,9 @@ def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
     """Compile one alias.
 
     ``strict`` is for misconceptions, where a false match costs the candidate a
-    level: a higher fuzzy bar, and order-free matching only for aliases of four
-    or more content words in a tight window ('64 kv heads' must not fire on
-    '8 KV heads shared by the 64 query heads').
+    level: a higher fuzzy bar, and order-free matching in a tight window, for
+    an alias holding a number only with four or more content words ('64 kv
+    heads' must not fire on '8 KV heads shared by the 64 query heads').
     """
     folded = fold(alias.strip())
     pieces = _PIECE.findall(folded)
@@ -149,7 +149,9 @@ def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
         numbers=frozenset(_NUMBER.findall(folded)),
         fuzzy_cutoff=cutoff,
         window=len(words) + (1 if strict else 3),
-        min_order_free=4 if strict else 2,
+        # Strict (misconception) aliases match in other word forms and orders only within a tight window,
+        # and never when they hold a number ('64 kv heads' must not fire on '8 KV heads ... 64 query heads').
+        min_order_free=4 if strict and _NUMBER.search(folded) else 2,
     )
 
 
