@@ -11,10 +11,11 @@ The scheduling state lives in ``<transcripts dir>/.drills.json`` (this module
 is the only writer).  It holds, per transcript file, the file's size and
 mtime and the reviews read from it, plus each question's FSRS card.  On every
 read the folder is compared with it: only new or changed files are parsed,
-removed files are dropped, and the cards are replayed from the reviews when
-anything changed.  The transcripts stay the source of truth: a missing,
-corrupt or foreign store is rebuilt from them, and the replay is
-deterministic (no fuzzing), so a rebuilt store schedules exactly as the old.
+a new session's reviews are applied to the cards, and a changed or removed
+file replays the questions it touches.  The transcripts stay the source of
+truth: a missing, corrupt or foreign store is rebuilt from them, and the
+scheduling is deterministic (no fuzzing), so a rebuilt store schedules
+exactly as the old one.
 
 A drill asks the due questions (most overdue first) and then, after them, at
 most ``NEW_PER_DRILL`` questions of the same case never answered before, so
@@ -299,8 +300,91 @@ def when_text(when: datetime, now: datetime) -> str:
 # --------------------------------------------------------------------------- the store
 
 
+@dataclass
+class _Question:
+    """A question's FSRS card, how many reviews made it, and the latest of them."""
+
+    card: Card
+    reviews: int
+    last: Review
+
+    def as_json(self) -> dict[str, Any]:
+        return {"card": self.card.to_dict(), "reviews": self.reviews, "last": self.last.as_json()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> _Question:
+        card = Card.from_dict(data["card"])
+        card.due = _utc(card.due)
+        if card.last_review is not None:
+            card.last_review = _utc(card.last_review)
+        return cls(card, int(data["reviews"]), Review.from_json(data["last"]))
+
+
+@dataclass
+class _File:
+    """One transcript file as last seen: its size and mtime, and its reviews (decoded only when needed).
+
+    Every review of a file shares its case, transcript and time, so they are
+    kept once, and each review is ``[question id, overall, [4 scores or null]]``:
+    the store stays small enough to read on every look at the queue.
+    """
+
+    size: int
+    mtime_ns: int
+    case_id: str = ""
+    transcript_id: str = ""
+    at: str = ""
+    raw: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, size: int, mtime_ns: int, reviews: Sequence[Review]) -> _File:
+        if not reviews:
+            return cls(size, mtime_ns)
+        first = reviews[0]
+        raw = [[r.question_id, r.overall, [r.scores.get(d) for d in DIMENSIONS]] for r in reviews]
+        return cls(size, mtime_ns, first.case_id, first.transcript_id, first.at.isoformat(), raw)
+
+    def keys(self) -> set[str]:
+        return {question_key(self.case_id, str(r[0])) for r in self.raw}
+
+    def reviews(self) -> list[Review]:
+        if not self.raw:
+            return []
+        at = _utc(datetime.fromisoformat(self.at))
+        out = []
+        for qid, overall, scores in self.raw:
+            if len(scores) != len(DIMENSIONS):
+                raise ValueError("a review needs one score (or null) per dimension")
+            dims: dict[str, int] = {d: int(v) for d, v in zip(DIMENSIONS, scores, strict=True) if v is not None}
+            out.append(Review(self.case_id, str(qid), at, int(overall), dims, self.transcript_id))
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {"size": self.size, "mtime_ns": self.mtime_ns, "case": self.case_id,
+                "transcript": self.transcript_id, "at": self.at, "reviews": self.raw}
+
+    @classmethod
+    def from_json(cls, data: Any) -> _File:
+        if not isinstance(data["reviews"], list):
+            raise ValueError("reviews is not a list")
+        return cls(int(data["size"]), int(data["mtime_ns"]), str(data["case"]), str(data["transcript"]),
+                   str(data["at"]), data["reviews"])
+
+
+class StoreCorrupt(Exception):
+    """The drill store cannot be used as it is; it is rebuilt from the transcripts."""
+
+
 class DrillStore:
-    """``.drills.json`` beside the transcripts: reviews per file and a card per question, kept in step on read."""
+    """``.drills.json`` beside the transcripts: reviews per file and a card per question, kept in step on read.
+
+    Reading it is the common case (home screen, ``drill``, ``progress``), so a
+    read that finds nothing changed decodes only the file table and the
+    cards.  A new session's reviews are applied to the stored cards when they
+    are later than every earlier review of their question (the usual case);
+    a changed or deleted file, or an out-of-order review, replays only the
+    questions it touches from every review of them.
+    """
 
     def __init__(self, root: Path):
         self.root = root
@@ -316,36 +400,73 @@ class DrillStore:
     def queue(self, now: datetime | None = None) -> Queue:
         """The schedule as of ``now`` (default: the current time), after bringing the store up to date."""
         now = _utc(now or datetime.now(timezone.utc))
-        files, cards = self._read()
-        current = self._scan()
-        changed = set(files) != set(current)
-        self.parsed = 0
-        for name, (size, mtime_ns) in current.items():
-            entry = files.get(name)
-            if entry is not None and entry["size"] == size and entry["mtime_ns"] == mtime_ns:
-                continue
-            files[name] = {"size": size, "mtime_ns": mtime_ns, "reviews": self._parse(self.root / name)}
-            self.parsed += 1
-            changed = True
-        for name in set(files) - set(current):
-            del files[name]
-        by_key: dict[str, list[Review]] = {}
-        for entry in files.values():
-            for review in entry["reviews"]:
-                by_key.setdefault(review.key, []).append(review)
-        for reviews in by_key.values():
-            reviews.sort(key=lambda r: (r.at, r.transcript_id))
-        if changed or set(cards) != set(by_key):
-            sched = scheduler()
-            cards = {key: replay(reviews, sched) for key, reviews in by_key.items()}
-            self._write(files, cards)
+        files, questions = self._read()
+        try:
+            changed = self._refresh(files, questions)
+        except StoreCorrupt as exc:  # a review in the store did not decode: start again from the transcripts
+            self.rebuilt = f"corrupt: {exc}"
+            files, questions = {}, {}
+            changed = self._refresh(files, questions)
+        if changed:
+            self._write(files, questions)
         queue = Queue(now)
-        for key, reviews in by_key.items():
-            last = reviews[-1]
-            queue.items[key] = Item(last.case_id, last.question_id, _utc(cards[key].due), len(reviews), last)
+        for key, q in questions.items():
+            queue.items[key] = Item(q.last.case_id, q.last.question_id, _utc(q.card.due), q.reviews, q.last)
         return queue
 
     # ------------------------------------------------------------------ internals
+
+    def _refresh(self, files: dict[str, _File], questions: dict[str, _Question]) -> bool:
+        """Bring ``files`` and ``questions`` in step with the folder; True when anything changed."""
+        current = self._scan()
+        self.parsed = 0
+        changed = False
+        replay_keys: set[str] = set()
+        appended: list[Review] = []
+        try:
+            for name in set(files) - set(current):
+                replay_keys |= files.pop(name).keys()
+                changed = True
+            for name, (size, mtime_ns) in current.items():
+                old = files.get(name)
+                if old is not None and old.size == size and old.mtime_ns == mtime_ns:
+                    continue
+                reviews = self._parse(self.root / name)
+                self.parsed += 1
+                changed = True
+                files[name] = _File.of(size, mtime_ns, reviews)
+                if old is None:
+                    appended += reviews
+                else:  # a regrade or a session still running: its earlier reviews may have changed
+                    replay_keys |= old.keys() | {r.key for r in reviews}
+            sched = scheduler()
+            for review in sorted(appended, key=lambda r: (r.at, r.transcript_id)):
+                q = questions.get(review.key)
+                if review.key in replay_keys:
+                    continue
+                if q is None:
+                    questions[review.key] = _Question(replay([review], sched), 1, review)
+                elif (review.at, review.transcript_id) > (q.last.at, q.last.transcript_id):
+                    card, _ = sched.review_card(q.card, review.rating, review.at)
+                    questions[review.key] = _Question(card, q.reviews + 1, review)
+                else:
+                    replay_keys.add(review.key)
+            if replay_keys:
+                by_key: dict[str, list[Review]] = {}
+                for entry in files.values():
+                    if entry.keys() & replay_keys:
+                        for review in entry.reviews():
+                            if review.key in replay_keys:
+                                by_key.setdefault(review.key, []).append(review)
+                for key in replay_keys:
+                    history = sorted(by_key.get(key, []), key=lambda r: (r.at, r.transcript_id))
+                    if history:
+                        questions[key] = _Question(replay(history, sched), len(history), history[-1])
+                    else:
+                        questions.pop(key, None)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise StoreCorrupt(str(exc)) from None
+        return changed
 
     def _scan(self) -> dict[str, tuple[int, int]]:
         """Transcript files (name -> size, mtime) as ``TranscriptStore.files`` sees them: dotfiles are not sessions."""
@@ -375,7 +496,7 @@ class DrillStore:
         except (OSError, ValueError):
             return []
 
-    def _read(self) -> tuple[dict[str, dict[str, Any]], dict[str, Card]]:
+    def _read(self) -> tuple[dict[str, _File], dict[str, _Question]]:
         self.rebuilt = None
         try:
             raw = self.path.read_bytes()
@@ -389,33 +510,22 @@ class DrillStore:
             data = json.loads(raw)
             if not isinstance(data, dict) or data.get("version") != STORE_VERSION:
                 raise ValueError("not a drill store of this version")
-            files = {
-                str(name): {
-                    "size": int(entry["size"]),
-                    "mtime_ns": int(entry["mtime_ns"]),
-                    "reviews": [Review.from_json(r) for r in entry["reviews"]],
-                }
-                for name, entry in data["files"].items()
-            }
-            cards = {str(key): Card.from_dict(card) for key, card in data["cards"].items()}
-            for card in cards.values():
-                card.due = _utc(card.due)
+            files = {str(name): _File.from_json(entry) for name, entry in data["files"].items()}
+            questions = {str(key): _Question.from_json(q) for key, q in data["questions"].items()}
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             self.rebuilt = f"corrupt: {exc}"
             return {}, {}
-        return files, cards
+        return files, questions
 
-    def _write(self, files: Mapping[str, Mapping[str, Any]], cards: Mapping[str, Card]) -> None:
+    def _write(self, files: Mapping[str, _File], questions: Mapping[str, _Question]) -> None:
         """Atomically, like a transcript: temp file, fsync, rename.  Nothing is written into a missing folder."""
         if not self.root.is_dir():
             return
         data = {
             "version": STORE_VERSION,
-            "files": {
-                name: {"size": e["size"], "mtime_ns": e["mtime_ns"], "reviews": [r.as_json() for r in e["reviews"]]}
-                for name, e in sorted(files.items())
-            },
-            "cards": {key: cards[key].to_dict() for key in sorted(cards)},
+            "rating_rule": RATING_RULE,
+            "files": {name: entry.as_json() for name, entry in sorted(files.items())},
+            "questions": {key: questions[key].as_json() for key in sorted(questions)},
         }
         payload = json.dumps(data, separators=(",", ":")).encode("utf-8")
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -57,7 +58,14 @@ def session_file(
                    updated=started.isoformat(), status="finished",
                    phases=[PhaseRecord(id="warmup", title="Warm-up", budget_s=120)], turns=turns)
     store.save(t)
+    bump_mtime(store.path_for(tid))
     return t
+
+
+def bump_mtime(path: Path) -> None:
+    """Move a rewritten file's mtime on by a second, so a filesystem with coarse mtimes still shows the change."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
 
 
 @pytest.mark.parametrize(
@@ -97,6 +105,7 @@ def test_follow_ups_are_not_reviews_and_regrades_replace_the_rating(tmp_path: Pa
     assert item.reviews == 1 and item.last.overall == 20
     t.turns[0].grade = grade(95, {d: 4 for d in DIMENSIONS})  # a regrade: same review time, new rating
     store.save(t)
+    bump_mtime(store.path_for("s1"))
     item = DrillStore(tmp_path).queue(T0).items["mini/kv-size"]
     assert item.last.overall == 95 and item.due - T0 > DAY
 
@@ -198,3 +207,35 @@ def test_weakest_questions(tmp_path: Path) -> None:
     t = session_file(TranscriptStore(tmp_path), "s1", T0, {
         "a": grade(80), "b": grade(30), "c": grade(55), "d": grade(55, {d: 1 for d in DIMENSIONS})})
     assert weakest_questions(t, 3) == ["b", "d", "c"]
+
+
+def test_incremental_updates_schedule_like_a_rebuild(tmp_path: Path) -> None:
+    store = TranscriptStore(tmp_path)
+    weak, good = {d: 1 for d in DIMENSIONS}, {d: 3 for d in DIMENSIONS}
+    session_file(store, "s1", T0, {"kv-size": grade(30, weak), "allreduce": grade(70, good)})
+    session_file(store, "s3", T0 + 2 * DAY, {"kv-size": grade(70, good)})
+    drills = DrillStore(tmp_path)
+    drills.queue(T0 + 2 * DAY)
+    session_file(store, "s4", T0 + 5 * DAY, {"kv-size": grade(90, {d: 4 for d in DIMENSIONS})})  # in order
+    session_file(store, "s2", T0 + DAY, {"allreduce": grade(30, weak)})  # saved late, happened earlier
+    incremental = drills.queue(T0 + 6 * DAY)
+    assert drills.parsed == 2 and drills.rebuilt is None
+    (tmp_path / STORE_NAME).unlink()
+    rebuilt = DrillStore(tmp_path).queue(T0 + 6 * DAY)
+    assert incremental.items == rebuilt.items
+    assert incremental.items["mini/kv-size"].reviews == 3 and incremental.items["mini/allreduce"].reviews == 2
+
+
+def test_a_bad_review_inside_the_store_rebuilds_it(tmp_path: Path) -> None:
+    store = TranscriptStore(tmp_path)
+    t = session_file(store, "s1", T0, {"kv-size": grade(30)})
+    drills = DrillStore(tmp_path)
+    before = drills.queue(T0)
+    data = json.loads((tmp_path / STORE_NAME).read_text())
+    data["files"]["s1.json"]["reviews"] = [{"bogus": 1}]
+    (tmp_path / STORE_NAME).write_text(json.dumps(data))
+    store.save(t)  # the file changed, so its old reviews are read
+    bump_mtime(store.path_for("s1"))
+    after = drills.queue(T0)
+    assert drills.rebuilt is not None and drills.rebuilt.startswith("corrupt")
+    assert after.items == before.items
