@@ -38,13 +38,14 @@ _OP = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>[x×*·
 _EQ = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>=|≈|~=)[ \t]*~?[ \t]*$")
 _SAME = re.compile(
     r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,2}?(?:[A-Za-z][A-Za-z\-]{0,15})?[ \t]*[,(]?[ \t]*"
-    r"(?:which is|that is|that's|i\.e\.,?|aka|so about|or about|or|=)[ \t]*~?[ \t]*$",
+    r"(?:which is|that is|that's|i\.e\.,?|aka)[ \t]*~?[ \t]*$",
     re.IGNORECASE,
 )
 _CHAIN_BREAK = re.compile(r"[()\[\]]|[x×*·/+=][ \t]*$")
 """Text just before a chain that means the chain starts mid-expression."""
 
 
+_EXPONENT = re.compile(r"[eE][+\-]?[0-9]|[ \t]?(?:[x×*][ \t]?10|\^)")
 _LEADING_NUMBER = re.compile(r"^[~≈0-9.,\s\-–]+")
 
 
@@ -108,6 +109,8 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
             if _EQ.match(between) and len(chain) >= 2:
                 result = figs[j + 1]
             break
+        if result is not None and _EXPONENT.match(text, result.end):
+            result = None  # '1.2e24', '3 x 10^9': notation the extractor reads only in part
         if result is not None and not _CHAIN_BREAK.search(before):
             expected = _evaluate(chain, ops)
             # Working often drops units ('1,120 / 64 = 17.5 GB'): it agrees if it holds in base units or as written.

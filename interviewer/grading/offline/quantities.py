@@ -438,6 +438,9 @@ COUNT_LIKE = frozenset({"item", "tok", "param"})
 GIVEN_TOLERANCE = 0.03
 """'4k' restates a prompt's '4,096' (2.3% apart)."""
 WRONG_MAX_GAP = 40
+FACT_WRONG_MAX_GAP = 20
+"""The fact sheet condemns only a figure its subject's sentence ties closely to a fact: it is broad, so it must
+be sure.  A sheet figure can always confirm a figure, from the sentence's subject or the question's."""
 WRONG_MAX_RATIO = 10.0
 """A figure more than 10x away from a reference is taken to measure something else, not to misstate it.
 
@@ -537,12 +540,14 @@ def check(
             fig = replace(fig, dimension=dim)
         per = None if fig.per is None or fig.per in NEUTRAL_PER else stem(fig.per)
         pool: Sequence[Reference] = refs
+        here: frozenset[str] = frozenset()
+        sheet_refs: list[Reference] = []
         if facts is not None:
             if fig.sentence not in named:
                 named[fig.sentence] = facts.named(folded, sentence.start, sentence.end)
             here = named[fig.sentence]
-            pool = [r for r in refs if r.subject is None or not here or r.subject in here]
-            pool += [r for sid in (here or default_subjects) for r in facts.refs.get(sid, ())]
+            sheet_refs = [r for sid in (here or default_subjects) for r in facts.refs.get(sid, ())]
+            pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
         cands = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
         scored = [(c, r) for r in cands if (c := _closeness(r, fig, sentence, folded, cache)).score > 0]
         given = is_given(fig, dim, givens)
@@ -562,7 +567,8 @@ def check(
             for c, r in scored
             if c.alias_gap is not None
             and c.alias_span is not None
-            and c.alias_gap <= WRONG_MAX_GAP
+            and c.alias_gap <= (FACT_WRONG_MAX_GAP if r in sheet_refs else WRONG_MAX_GAP)
+            and (r not in sheet_refs or r.subject in here)
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(r, fig)
         ]
