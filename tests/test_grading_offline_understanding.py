@@ -199,7 +199,9 @@ def test_figures_are_checked_against_the_subject_the_sentence_names(text: str, v
     assert [c.verdict for c in checked] == [verdict]
 
 
-@pytest.mark.parametrize(("text", "verdict"), [("HBM bandwidth is 3.35 TB/s.", "correct"), ("HBM is 2 TB/s.", "unverified")])
+@pytest.mark.parametrize(
+    ("text", "verdict"), [("HBM bandwidth is 3.35 TB/s.", "correct"), ("HBM is 2 TB/s.", "unverified")]
+)
 def test_the_questions_subject_can_confirm_but_not_condemn(text: str, verdict: str) -> None:
     """A sentence that names no GPU is checked against the question's, but only a named subject condemns."""
     index = FactIndex(SHEET)
