@@ -16,6 +16,8 @@ from interviewer.grading.types import Grade
 from interviewer.tui.guard import guarded_dispatch
 from interviewer.tui.widgets.grade_view import GradeView
 
+STREAM_LINES = 8
+"""Lines of streamed feedback shown (``#fb-stream`` is this high in session.tcss)."""
 STREAM_TAIL = 2000
 """Characters of streamed feedback considered while grading (more than the box shows); the whole text
 comes with the grade."""
@@ -63,8 +65,11 @@ class FeedbackPanel(VerticalScroll):
         stream = self.query_one("#fb-stream", Static)
         if len(text) > STREAM_TAIL:
             text = text[-STREAM_TAIL:]
-        width = max(stream.content_size.width, 10)
-        height = max(stream.content_size.height, 1)
+        # Hidden until the first chunk, the box has no size yet: use the panel's width and the box's set height,
+        # or the first (possibly only) update would be wrapped at 10 columns and cut to one line.
+        width = stream.content_size.width or self.scrollable_content_region.width
+        height = stream.content_size.height or STREAM_LINES
+        width, height = max(width, 10), max(height, 1)
         lines = Content(text).wrap(width)
         stream.update(Content("\n").join(lines[-height:]), layout=not stream.display)
         stream.display = True
