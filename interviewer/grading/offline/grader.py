@@ -161,11 +161,11 @@ def _kept_hits(
         for h in hs:
             here = spans.setdefault(h.sentence.index, [])
             s = h.sentence
-            for matcher in cq.index.concepts[ci].aliases:  # every wording of the point named here
-                here.extend(m.span() for m in matcher.exact.finditer(folded, s.start, s.end))
+            for wording in cq.index.concepts[ci].aliases:  # every wording of the point named here
+                here.extend(m.span() for m in wording.exact.finditer(folded, s.start, s.end))
             if h.how != "exact":
-                matcher = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
-                stems = matcher.stems if matcher is not None else frozenset()
+                used = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
+                stems = used.stems if used is not None else frozenset()
                 here.extend(m.span() for m in _TOKEN_RE.finditer(folded, s.start, s.end) if stem(m.group()) in stems)
     empty = {
         i
@@ -176,8 +176,8 @@ def _kept_hits(
     negated_sentences: set[int] = set()
     for ci, hs in hits.items():
         for h in hs:
-            matcher = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
-            own = matcher.negations if matcher is not None else 0
+            alias = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
+            own = alias.negations if alias is not None else 0
             if negated(folded, h.sentence, h.start, h.end, own):
                 negated_sentences.add(h.sentence.index)
                 continue
