@@ -20,14 +20,15 @@ from interviewer.content.schema import DIMENSION_TITLES
 from interviewer.drills import DrillStore, Queue, queue_lines
 from interviewer.progress import Progress, progress
 from interviewer.progress_plot import can_plot, draw
-from interviewer.transcripts import Transcript, TranscriptStore
+from interviewer.digest import SessionDigest
+from interviewer.transcripts import TranscriptStore
 from interviewer.tui.screens.base import AppScreen
 
 
 class ProgressLoaded(Message):
     """The worker read the transcripts and the drill queue."""
 
-    def __init__(self, transcripts: list[Transcript], queue: Queue, problems: list[str]) -> None:
+    def __init__(self, transcripts: list[SessionDigest], queue: Queue, problems: list[str]) -> None:
         super().__init__()
         self.transcripts = transcripts
         self.queue = queue
@@ -71,7 +72,7 @@ class ProgressScreen(AppScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.transcripts: list[Transcript] = []
+        self.transcripts: list[SessionDigest] = []
         self.queue: Queue | None = None
         self.case_id: str | None = None
         """The case shown, or None for every session."""
@@ -96,9 +97,9 @@ class ProgressScreen(AppScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="progress", description="reading progress")
     def _load(self, store: TranscriptStore) -> None:
-        loaded, problems = store.load_all()
+        digests, problems = store.digests()  # through the summary index: unchanged files are not parsed
         queue = DrillStore(store.root).queue()
-        self.post_message(ProgressLoaded([t for _, t in loaded], queue, problems))
+        self.post_message(ProgressLoaded(digests, queue, problems))
 
     def on_progress_loaded(self, message: ProgressLoaded) -> None:
         self.transcripts = message.transcripts
@@ -119,8 +120,8 @@ class ProgressScreen(AppScreen):
         note = self.query_one("#history-note", Static)
         plot = self.query_one("#dimension-plot", PlotextPlot)
         if not result.sessions:
-            note.update(Content.styled("No graded sessions yet: answer a few questions and your scores show "
-                                       "up here.", "italic"))
+            note.update(Content.styled(f"No graded sessions in {self.iapp.store.root} yet: answer a few questions "
+                                       "and your scores show up here.", "italic"))
         elif not can_plot(result):
             note.update(Content.styled(result.history_note() or "", "$warning"))
         else:
