@@ -120,6 +120,7 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
         f" over {report.answered} answers ({report.skipped} skipped)",
         f"- Follow-ups: {report.follow_up_overall if report.follow_up_overall is not None else 'n/a'}/100",
         f"- How the overall is made: {report.overall_rule}",
+        *([f"- {report.grader_note}"] if report.grader_note else []),
         f"- Strongest: {dimension_title(report.strongest)} · Weakest: {dimension_title(report.weakest)}",
         f"- Graded by: {', '.join(report.graders) or 'nobody yet'}",
         "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case, Dimension
-from interviewer.grading.types import Grade
+from interviewer.grading.types import OFFLINE_LABEL, Grade
 from interviewer.transcripts import Transcript, Turn
 
 OVERALL_RULE = (
@@ -70,6 +70,8 @@ class Report:
     follow_up_overall: int | None = None
     """Mean overall of the graded follow-up answers, shown apart from ``overall``."""
     overall_rule: str = OVERALL_RULE
+    grader_note: str | None = None
+    """What an offline grade measures, when any answer was graded offline."""
 
     def average_label(self, dim: str) -> str:
         value = self.averages.get(dim)
@@ -132,6 +134,7 @@ def build_report(transcript: Transcript, case: Case | None) -> Report:
         graders=graders,
         fallbacks=fallbacks,
         follow_up_overall=round(sum(follow_grades) / len(follow_grades)) if follow_grades else None,
+        grader_note=f"Offline grades: {OFFLINE_LABEL}" if "keyword" in graders else None,
     )
 
 

@@ -23,6 +23,13 @@ from interviewer.content.schema import DIMENSIONS, Case, Dimension, Question, Ru
 if TYPE_CHECKING:
     from interviewer.followup import Probe
 
+OFFLINE_LABEL = (
+    "It measures which key points your answer states and checks your figures; it cannot judge reasoning "
+    "the way an interviewer would. For a model's grade, point interviewer at an endpoint (--base-url, "
+    "then `interviewer check`)."
+)
+"""The honest label every offline grade carries, in its feedback and in the session report."""
+
 Verdict = Literal["correct", "wrong", "unverified"]
 GraderName = Literal["keyword", "llm"]
 

@@ -15,14 +15,9 @@ from dataclasses import dataclass, field
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Dimension, Rubric
 from interviewer.grading.offline.text import MAX_CHARS, words
+from interviewer.grading.types import OFFLINE_LABEL
 
 MAX_LISTED = 4
-OFFLINE_LABEL = (
-    "It measures which key points your answer states and checks your figures; it cannot judge reasoning "
-    "the way an interviewer would. For a model's grade, point interviewer at an endpoint (--base-url, "
-    "then `interviewer check`)."
-)
-"""The honest label every offline grade carries, in the feedback and so in the report."""
 
 _DIMENSION_HINTS: dict[str, frozenset[str]] = {
     "mechanism": words("how works work step steps inside apart explain mechanism precise moving parts"),

@@ -38,6 +38,7 @@ def summary_content(report: Report, transcript: Transcript) -> Content:
         f"Graded by {graders or 'nobody yet'}",
         "\n",
         (report.overall_rule, "$text-muted"),
+        (f"\n{report.grader_note}" if report.grader_note else "", "$text-muted"),
         "\n",
         time_content(transcript),
         ("\nSession ", "$text-muted"),
