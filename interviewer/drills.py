@@ -269,12 +269,14 @@ class Queue:
         }
 
 
-def queue_lines(queue: Queue, case_id: str | None = None, limit: int = 10) -> list[str]:
+def queue_lines(
+    queue: Queue, case_id: str | None = None, limit: int = 10, hint: str = "start with `interviewer drill`"
+) -> list[str]:
     """The drill queue for people: what is due now, then what comes next and when."""
     due, later = queue.due(case_id), queue.upcoming(case_id)
     if not due and not later:
         return ["Drill queue: empty (questions join it once a main answer is graded)."]
-    lines = [f"Drill queue: {len(due)} due now" + (" · start with `interviewer drill`" if due else "")]
+    lines = [f"Drill queue: {len(due)} due now" + (f" · {hint}" if due else "")]
     for item in due[:limit]:
         lines.append(f"  due   {item.last.overall:>3}/100  {item.key}")
     if len(due) > limit:

@@ -17,10 +17,10 @@ from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from interviewer.content.schema import DIMENSION_TITLES
+from interviewer.digest import SessionDigest
 from interviewer.drills import DrillStore, Queue, queue_lines
 from interviewer.progress import Progress, progress
 from interviewer.progress_plot import can_plot, draw
-from interviewer.digest import SessionDigest
 from interviewer.transcripts import TranscriptStore
 from interviewer.tui.screens.base import AppScreen
 
@@ -134,7 +134,7 @@ class ProgressScreen(AppScreen):
             plot.refresh()
         self.query_one("#weakest-dimensions", Static).update(dimensions_content(result))
         self.query_one("#weakest-questions", Static).update(questions_content(result))
-        lines = queue_lines(self.queue, self.case_id) if self.queue is not None else []
+        lines = queue_lines(self.queue, self.case_id, hint="press d to drill") if self.queue is not None else []
         self.query_one("#drill-queue", Static).update(
             Content("\n").join([Content.styled(lines[0], "bold"), *(Content(line) for line in lines[1:])])
             if lines else Content(""))

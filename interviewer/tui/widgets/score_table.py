@@ -11,8 +11,10 @@ from textual.content import Content
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS
 from interviewer.report import QuestionReview, TurnScore
 
-LABEL = 34
-COLUMN = 8
+LABEL = 28
+COLUMN = 10
+HEADS = {"mechanism": "Mechanism", "tradeoff": "Tradeoff", "numbers": "Numbers", "failure_modes": "Failures"}
+"""Column heads that fit ``COLUMN``."""
 
 
 def _row(label: str, score: TurnScore | None, style: str = "") -> Content:
@@ -25,7 +27,7 @@ def _row(label: str, score: TurnScore | None, style: str = "") -> Content:
 
 def scores_content(questions: list[QuestionReview]) -> Content:
     """A header line, then per question its main answer's row and one row per graded follow-up."""
-    heads = "".join(f"{DIMENSION_TITLES[d][:COLUMN - 1]:>{COLUMN}}" for d in DIMENSIONS)
+    heads = "".join(f"{HEADS.get(d, DIMENSION_TITLES[d])[:COLUMN - 1]:>{COLUMN}}" for d in DIMENSIONS)
     lines = [
         Content.styled("Scores by question (0-4 per dimension; follow-ups graded on what they probe)", "bold"),
         Content.styled(f"{'':<{LABEL}}{'overall':>{COLUMN}}{heads}", "$text-muted"),
