@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS
-from interviewer.report import build_report
+from interviewer.digest import SessionDigest, as_digest
 from interviewer.transcripts import Transcript
 
 WINDOW = 3
@@ -118,13 +119,17 @@ def _mean(points: list[SessionPoint], dim: str) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def progress(transcripts: list[Transcript], drills: int = 8) -> Progress:
-    """``transcripts`` oldest first.  Sessions with no graded answer are left out."""
+def progress(transcripts: Sequence[Transcript | SessionDigest], drills: int = 8) -> Progress:
+    """``transcripts`` oldest first.  Sessions with no graded answer are left out.
+
+    Digests (``TranscriptStore.digests``, read through the summary index) carry everything used here,
+    so the command never parses a whole transcript; a ``Transcript`` in memory is digested on the spot.
+    """
     result = Progress()
     missed: Counter[str] = Counter()
     latest: dict[tuple[str, str], QuestionScore] = {}
     for t in transcripts:
-        report = build_report(t, None)
+        report = as_digest(t)
         if report.overall is None:
             continue
         result.sessions.append(SessionPoint(t.id, t.case_id, t.started, report.overall, report.averages))

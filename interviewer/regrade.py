@@ -1,7 +1,9 @@
 """Grade the answers of a saved transcript again, with whatever grader is configured now.
 
 Shared by ``interviewer regrade`` and the review screen.  The old grade is
-kept in ``previous_grades`` so progress over time stays honest.
+kept in ``previous_grades`` (with who graded it and when) so progress over time
+stays honest, but a turn keeps at most ``MAX_GRADES_PER_TURN`` grades in all:
+regrading a session every evening must not grow its file without bound.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from collections.abc import Callable
 from interviewer.content.schema import Case, Dimension, Question, Rubric
 from interviewer.grading.types import Grade, Grader, GradeRequest
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
+
+MAX_GRADES_PER_TURN = 5
+"""The current grade and the four before it; older grades are dropped, oldest first."""
 
 
 def request_for_turn(transcript: Transcript, turn: Turn, case: Case, rubric: Rubric) -> GradeRequest:
@@ -67,6 +72,7 @@ def regrade(
     Turns whose question is gone from the case are left as they are.
     """
     done = 0
+    last_saved = transcript.updated  # saving each turn moves ``updated``; old grades date from before this run
     for turn in transcript.turns:
         if should_stop():
             break
@@ -75,7 +81,7 @@ def regrade(
         old = turn.grade
         new = grader.grade(request_for_turn(transcript, turn, case, rubric))
         if old is not None:
-            turn.previous_grades.append(old)
+            keep_in_history(turn, old, last_saved)
         turn.grade = new
         turn.status = "graded"
         if store is not None:
@@ -84,3 +90,15 @@ def regrade(
         if on_turn is not None:
             on_turn(turn, old, new)
     return done
+
+
+def keep_in_history(turn: Turn, old: Grade, updated: str) -> None:
+    """Move ``old`` into the turn's history, dropping the oldest grades beyond the cap.
+
+    A grade from before ``graded_at`` existed gets the transcript's last save
+    time (``updated``): the best guess at hand, and no earlier than the truth.
+    """
+    if old.graded_at is None:
+        old = old.model_copy(update={"graded_at": updated})
+    turn.previous_grades.append(old)
+    del turn.previous_grades[: max(0, len(turn.previous_grades) - (MAX_GRADES_PER_TURN - 1))]

@@ -13,12 +13,16 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
 from interviewer.atomic import write_atomic
 from interviewer.grading.types import Grade
+
+if TYPE_CHECKING:
+    from interviewer.digest import SessionDigest
+    from interviewer.index import Entry
 
 FORMAT_VERSION = 1
 SUFFIX = ".json"
@@ -242,23 +246,33 @@ class TranscriptStore:
         return loaded, problems
 
     def summaries(self) -> tuple[list[Summary], list[str]]:
-        """Summaries of every readable transcript, newest first, and the files that were skipped."""
-        loaded, problems = self.load_all()
-        summaries = [
-            Summary(
-                id=t.id,
-                case_id=t.case_id,
-                case_title=t.case_title,
-                started=t.started,
-                status=t.status,
-                overall=t.overall,
-                grader=t.grader,
-                answered=sum(1 for turn in t.turns if turn.answer),
-                path=path,
-            )
-            for path, t in reversed(loaded)
-        ]
+        """Summaries of every readable transcript, newest first, and the files that were skipped.
+
+        Read through the summary index (``interviewer.index``): only files changed since the last
+        listing are parsed.
+        """
+        entries, problems = self._indexed()
+        summaries = [e.summary for e in entries if e.summary is not None]
+        summaries.sort(key=lambda s: (s.started, s.id), reverse=True)
         return summaries, problems
+
+    def digests(self) -> tuple[list[SessionDigest], list[str]]:
+        """Every readable transcript's scores (what ``progress`` needs), oldest first, and the skipped files."""
+        entries, problems = self._indexed()
+        digests = [d for e in entries if (d := e.digest()) is not None]
+        digests.sort(key=lambda d: (d.started, d.id))
+        return digests, problems
+
+    def _indexed(self) -> tuple[list[Entry], list[str]]:
+        # Imported here: the index reads transcripts through this module, which must not import it back at load.
+        from interviewer.index import TranscriptIndex
+
+        try:
+            self.files()  # the same one-line error as before when the folder is unreadable or not a folder
+        except TranscriptError as exc:
+            return [], [str(exc)]
+        entries = TranscriptIndex(self.root, self.load_path).entries()
+        return entries, [f"skipped {e.error}" for e in entries if e.error is not None]
 
     def unfinished(self) -> list[Summary]:
         return [s for s in self.summaries()[0] if s.status == "in_progress"]

@@ -13,9 +13,9 @@ from typing import Any
 from interviewer.commands import CommandError, SubParsers, add_command
 from interviewer.commands._common import find_case, grader_for, load_library_for, store_for
 from interviewer.config import Settings
-from interviewer.content.schema import Case
+from interviewer.content.schema import Case, Rubric
 from interviewer.export import transcript_json, transcript_markdown
-from interviewer.grading.types import Grade
+from interviewer.grading.types import Grade, Grader
 from interviewer.progress import progress
 from interviewer.regrade import regrade
 from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore, Turn
@@ -33,8 +33,10 @@ def register(sub: SubParsers) -> None:
     p.add_argument(
         "-o", "--output", type=Path, help="output file (default: .md beside the transcript, .json in this folder)"
     )
-    p = add_command(sub, "regrade", regrade_cmd, "grade a saved session again with the current grader")
-    p.add_argument("id", metavar="ID", help="transcript id (a unique prefix is enough)")
+    p = add_command(sub, "regrade", regrade_cmd,
+                    "grade saved sessions again with the current grader (each answer keeps its last 5 grades)")
+    p.add_argument("id", metavar="ID", nargs="?", help="transcript id (a unique prefix is enough)")
+    p.add_argument("--all", action="store_true", help="regrade every saved session")
     p.add_argument("--json", action="store_true", help="print the new grades as JSON")
     p = add_command(sub, "progress", progress_cmd,
                     "per-dimension scores over time (a plot), weakest questions and dimensions, the drill queue")
@@ -64,7 +66,7 @@ def list_transcripts(args: argparse.Namespace, settings: Settings) -> int:
         sys.stdout.write("\n")
         return 0
     if not summaries:
-        print("no saved sessions yet")
+        print(f"no saved sessions in {store.root}")
         return 0
     for s in summaries:
         overall = "-" if s.overall is None else f"{s.overall:>3}"
@@ -109,12 +111,56 @@ def export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def regrade_cmd(args: argparse.Namespace, settings: Settings) -> int:
-    store, transcript = _load(args, settings)
+    if bool(args.id) == bool(args.all):
+        raise CommandError("regrade: give one transcript ID or --all", code=2)
+    store = store_for(settings)
+    if args.all:
+        summaries, problems = store.summaries()
+        for problem in problems:
+            print(f"warning: {problem}", file=sys.stderr)
+        paths = [s.path for s in reversed(summaries)]  # oldest first
+    else:
+        paths = [_resolve(store, args.id)]
     lib = load_library_for(settings)
-    case = lib.cases.get(transcript.case_id)
-    if case is None:
-        raise CommandError(f"transcript {transcript.id}: its case {transcript.case_id!r} is not installed")
     grader = grader_for(settings)
+    results: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            transcript = store.load_path(path)
+        except TranscriptError as exc:
+            if not args.all:
+                raise CommandError(str(exc)) from None
+            print(f"warning: skipped {exc}", file=sys.stderr)
+            continue
+        case = lib.cases.get(transcript.case_id)
+        if case is None:
+            message = f"transcript {transcript.id}: its case {transcript.case_id!r} is not installed"
+            if not args.all:
+                raise CommandError(message)
+            print(f"warning: skipped {message}", file=sys.stderr)
+            continue
+        if args.all and not args.json:
+            print(f"{transcript.id}:")
+        results.append(_regrade_one(transcript, case, lib.rubric_for(case), grader, store, quiet=args.json))
+    if args.json:
+        json.dump(results if args.all else results[0], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif args.all:
+        print(f"regraded {sum(r['regraded'] for r in results)} answers in {len(results)} sessions")
+    return 0
+
+
+def _resolve(store: TranscriptStore, ref: str) -> Path:
+    try:
+        return store.resolve(ref)
+    except TranscriptError as exc:
+        raise CommandError(str(exc), code=2 if "no transcript" in str(exc) or "ambiguous" in str(exc) else 1) from None
+
+
+def _regrade_one(
+    transcript: Transcript, case: Case, rubric: Rubric, grader: Grader, store: TranscriptStore, *, quiet: bool
+) -> dict[str, Any]:
+    """Regrade one session, printing a line per answer unless ``quiet``; its JSON summary."""
     rows: list[dict[str, Any]] = []
 
     def report(turn: Turn, old: Grade | None, new: Grade) -> None:
@@ -126,36 +172,30 @@ def regrade_cmd(args: argparse.Namespace, settings: Settings) -> int:
                 "new": new.overall,
                 "grader": new.grader,
                 "fallback_reason": new.fallback_reason,
+                "history": len(turn.previous_grades),
             }
         )
-        if not args.json:
+        if not quiet:
             before = "-" if old is None else old.overall
             why = f" (fallback: {new.fallback_reason})" if new.fallback_reason else ""
             print(f"turn {turn.id} {turn.question_id}: {before} -> {new.overall} [{new.grader}]{why}")
 
-    count = regrade(transcript, case, lib.rubric_for(case), grader, store, on_turn=report)
-    if args.json:
-        json.dump(
-            {"id": transcript.id, "regraded": count, "overall": transcript.overall, "turns": rows},
-            sys.stdout,
-            indent=2,
-            ensure_ascii=False,
-        )
-        sys.stdout.write("\n")
-    elif count == 0:
-        print("nothing to regrade: the session has no answers")
-    else:
-        print(f"regraded {count} answers; overall now {transcript.overall}")
-    return 0
+    count = regrade(transcript, case, rubric, grader, store, on_turn=report)
+    if not quiet:
+        if count == 0:
+            print("nothing to regrade: the session has no answers")
+        else:
+            print(f"regraded {count} answers; overall now {transcript.overall}")
+    return {"id": transcript.id, "regraded": count, "overall": transcript.overall, "turns": rows}
 
 
 def progress_cmd(args: argparse.Namespace, settings: Settings) -> int:
     if args.case:
         find_case(load_library_for(settings, quiet=True), args.case)
-    loaded, problems = store_for(settings).load_all()
+    digests, problems = store_for(settings).digests()  # through the summary index: no transcript parsed twice
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    result = progress([t for _, t in loaded if not args.case or t.case_id == args.case])
+    result = progress([d for d in digests if not args.case or d.case_id == args.case])
     from interviewer.drills import DrillStore
     from interviewer.progress_plot import progress_text
 
