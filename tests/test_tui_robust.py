@@ -461,3 +461,26 @@ async def test_home_checks_the_endpoint_in_a_worker(tmp_path: Path, fake_server:
         await pilot.pause()
         await wait_until(pilot, lambda: "unreachable:" in visible_text(app.screen))
         assert "graded offline" in visible_text(app.screen)
+
+
+async def test_start_dialog_pages_to_the_deliverables_from_the_keyboard(tmp_path: Path) -> None:
+    from textual.containers import VerticalScroll
+
+    from interviewer.tui.screens.start import StartScreen
+
+    app = build_app(tmp_path / "t", ScriptedGrader([make_grade()]), library=long_library())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, StartScreen)
+        info = dialog.query_one("#case-info", VerticalScroll)
+        assert info.max_scroll_y > 0  # the text does not fit: the deliverables are below the fold
+        assert all(item in visible_text(info) for item in tui_fakes.LONG_DELIVERABLES)
+        while info.scroll_y < info.max_scroll_y:
+            before = info.scroll_y
+            await pilot.press("pagedown")  # focus stays on Start
+            await pilot.pause()
+            assert info.scroll_y > before
+        assert isinstance(app.focused, type(dialog.query_one("#start")))

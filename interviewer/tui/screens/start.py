@@ -36,7 +36,12 @@ class StartScreen(ModalScreen[Run | None]):
     """Session options for one case."""
 
     CSS_PATH = "modal.tcss"
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", show=False),
+        # The case text (scenario, phases, deliverables) is often longer than the box: page it from anywhere.
+        Binding("pagedown", "scroll_info(1)", "Scroll down", show=False),
+        Binding("pageup", "scroll_info(-1)", "Scroll up", show=False),
+    ]
 
     def __init__(self, case: Case, phase_timeout: str) -> None:
         super().__init__()
@@ -57,7 +62,16 @@ class StartScreen(ModalScreen[Run | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        info = self.query_one("#case-info", VerticalScroll)
+        info.border_subtitle = "pgup/pgdn scroll"
         self.query_one("#start", Button).focus()
+
+    def action_scroll_info(self, direction: int) -> None:
+        info = self.query_one("#case-info", VerticalScroll)
+        if direction > 0:
+            info.scroll_page_down(animate=False)
+        else:
+            info.scroll_page_up(animate=False)
 
     def _run(self) -> None:
         raw = self.query_one("#minutes", Input).value.strip()
