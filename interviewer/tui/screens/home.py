@@ -144,8 +144,8 @@ class HomeScreen(TranscriptListScreen):
         if message.reachable:
             self._show_grader(f"{status} · reachable ({message.text})", "$success")
         else:
-            self._show_grader(f"{status} · unreachable: {message.text}; answers are graded offline until it "
-                              "answers", "$error")
+            reason = message.text if message.text.startswith("endpoint ") else f"unreachable: {message.text}"
+            self._show_grader(f"{status} · {reason}; answers are graded offline until it answers", "$error")
 
     def on_transcripts_listed(self, message: TranscriptsListed) -> None:
         self.query_one(DrillsDue).recount(self.iapp.store.root)  # the sessions changed: so may the drill queue
