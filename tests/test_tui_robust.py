@@ -484,3 +484,27 @@ async def test_start_dialog_pages_to_the_deliverables_from_the_keyboard(tmp_path
             await pilot.pause()
             assert info.scroll_y > before
         assert isinstance(app.focused, type(dialog.query_one("#start")))
+
+
+async def test_strict_timeout_during_a_background_grade_stops_the_clock_again(tmp_path: Path) -> None:
+    clock = FakeClock()
+    gate = threading.Event()
+    grader = ScriptedGrader([make_grade(40), make_grade(60)], gate=gate)
+    app = build_app(tmp_path / "t", grader, start=Run("mini"), clock=clock, phase_timeout="strict")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        editor_of(pilot).insert("First answer.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+f")  # moved on to the main phase's question; the first grade is pending
+        await pilot.pause()
+        assert not screen.session.waiting_for_grade
+        clock.advance(screen.session.phase_countdown().remaining + 1)
+        screen.tick()  # strict: the question times out; the phase cannot close before the grade is in
+        await pilot.pause()
+        assert screen.session.current_turn is None
+        assert screen.session.waiting_for_grade  # nothing to answer: the machine's time again
+        gate.set()
+        await settle(pilot)
+        assert screen.session.finished or not screen.session.waiting_for_grade

@@ -340,6 +340,10 @@ class SessionScreen(Screen[None]):
             else:
                 self._finish_after_grading = True
             return
+        if self.grading is not None and self.session.current_turn is None:
+            # A grade is still pending (ctrl+f) and nothing is left to answer (e.g. a strict timeout took the
+            # question): the candidate waits for the machine again, so the clock stops again.
+            self.session.begin_grading_wait()
         if self.session.transcript.phase_index != phase_before:
             self.save_now()  # a phase change is a save point for the draft too
             self.notify(f"Now in {self.session.phase.title}.", title="Next phase", markup=False)
