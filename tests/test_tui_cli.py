@@ -56,3 +56,9 @@ def test_commands_do_not_import_textual(code: str) -> None:
     check = f"{code}\nimport sys\nassert 'textual' not in sys.modules, 'textual was imported'"
     result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+
+
+def test_no_sessions_message_names_the_folder(tmp_path: Path) -> None:
+    result = run_cli(["transcripts"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"no saved sessions in {tmp_path / 't'}"
