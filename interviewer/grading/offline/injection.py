@@ -115,14 +115,13 @@ _PATTERNS: tuple[str, ...] = (
     r"[\"']?(?:[0-9]{1,3}(?:\.[0-9])?|full|perfect|max|maximum)\b(?![ \t]{0,2}(?:%|gb|ms|x\b|tb|gpus?))",
     r"\b(?:grader|grading|scoring|evaluator|rubric)[ \t]{0,2}[-_][ \t]{0,2}(?:config|override|settings|directive)\b",
 )
-_COMBINED = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 _SCORE_DEMANDS = re.compile(
     r"(?<![\w./])(?:4|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|10|100)(?![\w./])"
     r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b",
     re.IGNORECASE,
 )
 """Scores written out ('4/4', 'mechanism: 4'): two short patterns, scanned over the whole text."""
-"""All patterns as one alternation."""
+
 
 _TRIGGER_WORDS = words(
     "ignore disregard forget override overrule bypass instruction instructions give award assign grant score "
@@ -137,6 +136,18 @@ _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
+_SINGLE = tuple(re.compile(p, re.IGNORECASE) for p in _PATTERNS)
+_BY_TRIGGER: dict[str, tuple[re.Pattern[str], ...]] = {
+    word: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if word in p.lower()) for word in _TRIGGER_WORDS
+}
+_BY_TRIGGER.update(
+    {ch: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if ch in p) for ch in "<[\"/"}
+)
+"""Trigger word or character -> the patterns whose source holds it (a superset is harmless: it costs a scan)."""
+_ANYWHERE = frozenset(
+    c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if not any(w in p.lower() for w in _TRIGGER_WORDS)
+)
+"""Patterns triggered by a character ('<', '[', '"') rather than a word: tried in every window."""
 _BEFORE, _AFTER = 40, 100
 """Window around a trigger: wide enough for the longest pattern on either side of its trigger word."""
 MAX_SPANS = 200
@@ -149,16 +160,18 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
     answer made of nothing but trigger words is scanned about once.
     """
     text = answer[:MAX_SCAN_CHARS]
-    windows: list[list[int]] = []
+    windows: list[tuple[int, int, set[str]]] = []
     for m in _TRIGGER.finditer(fold(text)):
         a, b = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
         if windows and a <= windows[-1][1]:
-            windows[-1][1] = max(windows[-1][1], b)
+            windows[-1] = (windows[-1][0], max(windows[-1][1], b), windows[-1][2] | {m.group()})
         else:
-            windows.append([a, b])
+            windows.append((a, b, {m.group()}))
     found: list[tuple[int, int]] = []
-    for a, b in windows:
-        found += [m.span() for m in _COMBINED.finditer(text, a, b) if m.end() > m.start()]
+    for a, b, triggers in windows:
+        # Only the patterns that contain one of this window's trigger words can match in it.
+        for pattern in {p for t in triggers for p in _BY_TRIGGER.get(t, ())} | _ANYWHERE:
+            found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
     found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
     spans: list[tuple[int, int]] = []
     for start, end in sorted(found):
