@@ -12,7 +12,9 @@ target (<= 0.5 s over 1,000 transcripts):
 
 * warm: the store is up to date (the usual case: home screen, ``drill``, ``progress``);
 * one new session: the store is up to date but for one new file;
-* cold: no store, rebuilt from every transcript (first run, or a deleted or corrupt store).
+* no drill store, index warm: rebuilt from the summary index's digests (any listing, the home
+  screen or ``progress`` keeps the index up to date);
+* no drill store, no index: every transcript is read here (first run after an upgrade).
 
 Each figure is the median of several runs.
 """
@@ -35,6 +37,7 @@ from interviewer.content.loader import load_case  # noqa: E402
 from interviewer.content.schema import DIMENSIONS, Case  # noqa: E402
 from interviewer.drills import STORE_NAME, DrillStore  # noqa: E402
 from interviewer.grading.types import DimensionScore, Grade  # noqa: E402
+from interviewer.index import INDEX_NAME  # noqa: E402
 from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn  # noqa: E402
 
 TARGET_S = 0.5
@@ -104,11 +107,19 @@ def main() -> int:
               f"(template {len(template) / 1024:.0f} KB), {len(case.questions())} questions per session")
         now = START + timedelta(days=args.sessions + 30)
 
-        def cold() -> None:
+        def nothing_cached() -> None:
+            (root / STORE_NAME).unlink(missing_ok=True)
+            for leftover in root.glob(f"{INDEX_NAME}*"):
+                leftover.unlink()
+            DrillStore(root).queue(now)
+
+        def no_store() -> None:
             (root / STORE_NAME).unlink(missing_ok=True)
             DrillStore(root).queue(now)
 
-        cold_s = timed(cold, max(1, args.runs // 2))
+        cold_s = timed(nothing_cached, max(1, args.runs // 2))
+        store.summaries()  # what the home screen or `transcripts` does: the index is now up to date
+        no_store_s = timed(no_store, args.runs)
         drills = DrillStore(root)
         queue = drills.queue(now)
         warm_s = timed(lambda: DrillStore(root).queue(now), args.runs)
@@ -121,9 +132,9 @@ def main() -> int:
         new_s = statistics.median(new_times)
         print(f"queue: {len(queue.items)} questions, {len(queue.due())} due")
         for label, seconds in (("warm (store up to date)", warm_s), ("one new session", new_s),
-                               ("cold (no store: rebuilt)", cold_s)):
+                               ("no drill store, index warm", no_store_s), ("no drill store, no index", cold_s)):
             verdict = "ok" if seconds <= TARGET_S else "over"
-            print(f"  {label:<26} {seconds * 1000:8.0f} ms   target <= {TARGET_S * 1000:.0f} ms  {verdict}")
+            print(f"  {label:<28} {seconds * 1000:8.0f} ms   target <= {TARGET_S * 1000:.0f} ms  {verdict}")
     return 0
 
 

@@ -38,9 +38,10 @@ from typing import Any
 from fsrs import Card, Rating, Scheduler
 
 from interviewer.content.schema import DIMENSIONS, Case, Phase
+from interviewer.digest import SessionDigest
 from interviewer.report import build_report
 from interviewer.session import SessionError
-from interviewer.transcripts import FORMAT_VERSION, MAX_TRANSCRIPT_BYTES, SUFFIX, Transcript
+from interviewer.transcripts import FORMAT_VERSION, MAX_TRANSCRIPT_BYTES, SUFFIX, Transcript, TranscriptStore
 
 STORE_NAME = ".drills.json"
 STORE_VERSION = 1
@@ -176,6 +177,20 @@ def reviews_in(data: Any) -> list[Review]:
         }
         latest[qid] = Review(case_id, qid, at, overall, scores, tid)
     return list(latest.values())
+
+
+def reviews_of_digest(digest: SessionDigest) -> list[Review]:
+    """The reviews in a session's digest from the summary index: the same as ``reviews_in`` on its file."""
+    try:
+        at = _utc(datetime.fromisoformat(digest.started))
+    except ValueError:
+        return []
+    return [
+        Review(digest.case_id, q.question_id, at, q.main.overall,
+               {d: q.main.scores[d] for d in DIMENSIONS if d in q.main.scores}, digest.id)
+        for q in digest.questions
+        if q.main is not None
+    ]
 
 
 def replay(reviews: Sequence[Review], sched: Scheduler | None = None) -> Card:
@@ -388,6 +403,11 @@ class DrillStore:
     questions it touches from every review of them.
     """
 
+    BULK = 8
+    """From this many new or changed files on, their reviews come from the summary index's digests
+    (``TranscriptStore.digests``: usually already up to date, so nothing is parsed twice) instead of
+    parsing each file here."""
+
     def __init__(self, root: Path):
         self.root = root
         self.rebuilt: str | None = None
@@ -429,12 +449,19 @@ class DrillStore:
             for name in set(files) - set(current):
                 replay_keys |= files.pop(name).keys()
                 changed = True
-            for name, (size, mtime_ns) in current.items():
+            stale = [
+                name for name, (size, mtime_ns) in current.items()
+                if (old := files.get(name)) is None or old.size != size or old.mtime_ns != mtime_ns
+            ]
+            digested = self._digested() if len(stale) >= self.BULK else {}
+            for name in stale:
+                size, mtime_ns = current[name]
                 old = files.get(name)
-                if old is not None and old.size == size and old.mtime_ns == mtime_ns:
-                    continue
-                reviews = self._parse(self.root / name)
-                self.parsed += 1
+                if name in digested:
+                    reviews = digested[name]
+                else:
+                    reviews = self._parse(self.root / name)
+                    self.parsed += 1
                 changed = True
                 files[name] = _File.of(size, mtime_ns, reviews)
                 if old is None:
@@ -488,6 +515,23 @@ class DrillStore:
         except (FileNotFoundError, NotADirectoryError):
             return {}
         return found
+
+    def _digested(self) -> dict[str, list[Review]]:
+        """Reviews by file name, from the summary index; a file it has no digest for is parsed here instead.
+
+        Only an index that exists is used: building one from nothing parses every transcript in full,
+        which is slower than reading the few fields needed here (``reviews_in``).
+        """
+        from interviewer.index import INDEX_NAME
+
+        if not (self.root / INDEX_NAME).is_file():
+            return {}
+        store = TranscriptStore(self.root)
+        try:
+            digests, _ = store.digests()
+        except Exception:  # the index only saves parsing: whatever goes wrong there, parse the files here
+            return {}
+        return {store.path_for(d.id).name: reviews_of_digest(d) for d in digests}
 
     def _parse(self, path: Path) -> list[Review]:
         """A file's reviews; an unreadable or foreign file has none (the transcript commands report it)."""

@@ -239,3 +239,25 @@ def test_a_bad_review_inside_the_store_rebuilds_it(tmp_path: Path) -> None:
     after = drills.queue(T0)
     assert drills.rebuilt is not None and drills.rebuilt.startswith("corrupt")
     assert after.items == before.items
+
+
+def test_many_new_files_come_from_the_summary_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = TranscriptStore(tmp_path)
+    for i in range(12):
+        scores = {d: (i + n) % 5 for n, d in enumerate(DIMENSIONS)}
+        session_file(store, f"s{i:02d}", T0 + i * DAY, {"kv-size": grade(10 * (i % 10), scores),
+                                                       "allreduce": grade(90 - 5 * i, scores)})
+    (tmp_path / "broken.json").write_text("{")
+    no_index = DrillStore(tmp_path)
+    no_index.queue(T0 + 20 * DAY)
+    assert no_index.parsed == 13  # no index yet: building one would cost more than parsing here
+    (tmp_path / STORE_NAME).unlink()
+    store.summaries()  # any listing builds the index
+    via_index = DrillStore(tmp_path)
+    queued = via_index.queue(T0 + 20 * DAY)
+    assert via_index.parsed == 1  # only the file the index has no digest for
+    (tmp_path / STORE_NAME).unlink()
+    monkeypatch.setattr(DrillStore, "BULK", 10_000)
+    parsed_here = DrillStore(tmp_path)
+    assert parsed_here.queue(T0 + 20 * DAY).items == queued.items
+    assert parsed_here.parsed == 13
