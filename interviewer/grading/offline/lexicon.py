@@ -25,7 +25,7 @@ from interviewer.grading.offline.claims import clause_bounds, negated
 from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
 from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of
 
-MAX_VARIANTS = 6
+MAX_VARIANTS = 2
 """Synonym variants tried per alias: enough for the common wordings, few enough to keep scoring fast."""
 
 
