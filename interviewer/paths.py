@@ -58,3 +58,25 @@ def cache_dir() -> Path:
     if override:
         return Path(override).expanduser()
     return Path(user_cache_dir("interviewer", appauthor=False))
+
+
+DATA_ENV = "INTERVIEWER_DATA_DIR"
+
+
+def user_data_dir() -> Path:
+    """What interviewer keeps about you beyond transcripts (the latest calibration result).
+
+    ``$INTERVIEWER_DATA_DIR`` overrides the platform's user data dir (the tests use it).  Nothing is
+    created here: writers create the folder when they first save.
+    """
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir as platform_data_dir
+
+    return Path(platform_data_dir("interviewer", appauthor=False))
+
+
+def calibration_set() -> Path:
+    """The labelled answers shipped with the package for ``interviewer calibrate``."""
+    return _package_dir() / "data" / "calibration.yaml"

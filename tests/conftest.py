@@ -28,6 +28,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("INTERVIEWER_CONFIG", str(home / "config.toml"))
     monkeypatch.setenv("INTERVIEWER_TRANSCRIPTS_DIR", str(home / "transcripts"))
     monkeypatch.setenv("INTERVIEWER_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("NO_COLOR", "1")
     return home
 
