@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from interviewer.grading.offline.text import VERBS, Sentence, words
 
@@ -80,12 +79,6 @@ _CLAUSE_BREAK = re.compile(
     r"whenever|if|unless|until|then|and then|yet|otherwise|whereby)(?![\w-])"
 )
 _TOKEN = re.compile(r"[^\W_]+")
-
-
-@dataclass(frozen=True)
-class Span:
-    start: int
-    end: int
 
 
 def clause_bounds(folded: str, sentence: Sentence, pos: int) -> tuple[int, int]:
