@@ -126,7 +126,7 @@ class Review:
     def from_json(cls, data: Any) -> Review:
         """Raises ``ValueError``/``KeyError``/``TypeError`` on anything malformed (the store is then rebuilt)."""
         scores = data["scores"]
-        if not isinstance(scores, dict) or not all(isinstance(v, int) for v in scores.values()):
+        if not isinstance(scores, dict) or not all(k in DIMENSIONS and isinstance(v, int) for k, v in scores.items()):
             raise ValueError("bad scores")
         return cls(
             case_id=str(data["case"]),
