@@ -160,8 +160,12 @@ def load_latest() -> dict[str, Any] | None:
     return data if isinstance(data, dict) and isinstance(data.get("verdict"), str) else None
 
 
-def status_line(data: dict[str, Any]) -> str:
-    """One line for the home screen: when, against what, rho beside the offline grader's, and the verdict."""
+def status_line(data: dict[str, Any], current_endpoint: str | None = None) -> str:
+    """One line for the home screen: when, against what, rho beside the offline grader's, and the verdict.
+
+    ``current_endpoint`` (the configured one, without secrets) marks a result measured on another endpoint,
+    which says little about the grader in use now.
+    """
     try:
         day = datetime.fromisoformat(str(data["date"])).strftime("%Y-%m-%d")
     except (KeyError, ValueError):
@@ -175,4 +179,6 @@ def status_line(data: dict[str, Any]) -> str:
         if isinstance(figs, dict) and figs.get("spearman") is not None:
             rhos.append(f"{'model' if key == 'configured' else 'offline'} rho {float(figs['spearman']):.2f}")
     partial = " (partial)" if data.get("partial") else ""
+    if current_endpoint is not None and data.get("endpoint") != current_endpoint:
+        partial += " (not the endpoint configured now)"
     return f"calibrated {day}{partial}, {what}: {', '.join(rhos) or 'no figures'}: {data['verdict']}"

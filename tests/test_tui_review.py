@@ -119,7 +119,7 @@ async def test_open_regrade_and_export(tmp_path: Path) -> None:
         assert [g.overall for g in turn.previous_grades] == [72]
         assert len(grader.requests) == 1  # only the answered turn is regraded
         text = visible_text(view)
-        assert "Earlier grades: 72/100" in text
+        assert "Earlier grades, oldest first" in text and "72/100" in text
         assert "Regraded [bold]now[/bold]." in text
         assert "Regraded 1 answers" in await toast_text(pilot)
 

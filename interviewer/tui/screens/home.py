@@ -79,6 +79,7 @@ class HomeScreen(TranscriptListScreen):
                 yield OptionList(*(self._case_options() if self.iapp.ready else []), id="cases")
             with Vertical(id="side-pane"):
                 yield Static(id="grader-status")
+                yield Static(id="calibration")
                 yield Static(id="resume")
                 yield DrillsDue(id="drills-due")
                 yield OptionList(id="recent")
@@ -100,6 +101,7 @@ class HomeScreen(TranscriptListScreen):
         self.query_one("#side-pane").border_title = "Sessions"
         self.query_one("#resume", Static).display = False
         self.query_one("#cases", OptionList).focus()
+        self._show_calibration()
         if self.iapp.ready:
             self._fill_cases()
         else:
@@ -128,6 +130,19 @@ class HomeScreen(TranscriptListScreen):
         if problems:
             self.notify(f"{len(problems)} problems while loading cases; 'interviewer validate' lists them.",
                         severity="warning", markup=False)
+
+    def _show_calibration(self) -> None:
+        """The latest ``interviewer calibrate`` result under the grader's status; hidden when there is none."""
+        from interviewer.calibration_report import load_latest, status_line
+        from interviewer.grading.errors import safe_url
+
+        saved = load_latest()  # a small JSON file: read before the first paint
+        widget = self.query_one("#calibration", Static)
+        widget.display = saved is not None
+        if saved is not None:
+            settings = self.iapp.settings
+            current = safe_url(settings.base_url) if settings.online and settings.base_url else None
+            widget.update(Content.assemble(("Calibration  ", "bold"), (status_line(saved, current), "$text-muted")))
 
     def _show_grader(self, text: str, style: str = "") -> None:
         self.query_one("#grader-status", Static).update(Content.assemble(("Grader  ", "bold"), (text, style)))

@@ -7,6 +7,8 @@ and the transcript is saved through the store after every turn.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +20,7 @@ from textual.widgets import Footer, Header, Static
 from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, Case
 from interviewer.grading.types import Grader
+from interviewer.regrade import MAX_GRADES_PER_TURN
 from interviewer.report import build_report
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 from interviewer.tui.formatting import overall_content, started_label
@@ -75,9 +78,35 @@ def turn_content(turn: Turn, phase_title: str) -> Content:
     else:
         parts.append(Content.styled(STATUS_TEXT.get(turn.status, turn.status), "italic $text-muted"))
     if turn.previous_grades:
-        earlier = ", ".join(f"{g.overall}/100" for g in turn.previous_grades)
-        parts.append(Content.assemble(("Earlier grades: ", "$text-muted"), earlier))
+        parts.append(history_content(turn))
     return Content("\n").join(parts)
+
+
+def history_content(turn: Turn) -> Content:
+    """The grades a regrade replaced, oldest first: score, per-dimension scores, who graded and when.
+
+    A turn keeps at most ``MAX_GRADES_PER_TURN`` grades (this one included), so the list stays short.
+    """
+    lines = [Content.styled(f"Earlier grades, oldest first (the last {MAX_GRADES_PER_TURN} grades are kept)",
+                            "$text-muted")]
+    for g in turn.previous_grades:
+        dims = " · ".join(f"{DIMENSION_TITLES.get(d, d)} {s.score}" for d, s in g.scored())
+        who = f"model {g.model}" if g.grader == "llm" and g.model else "model" if g.grader == "llm" else "offline"
+        if g.fallback_reason:
+            who += " (fallback)"
+        lines.append(Content.assemble(
+            "  ", overall_content(g.overall), f"  {dims}  ", (f"{who}, {_when(g.graded_at)}", "$text-muted")))
+    return Content("\n").join(lines)
+
+
+def _when(iso: str | None) -> str:
+    """A grade's time in local time; grades from before times were kept say so."""
+    if not iso:
+        return "time unknown"
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
 
 
 class TranscriptScreen(TranscriptExportScreen):
