@@ -1,4 +1,4 @@
-"""Pilot tests of the practice loop in the TUI: drills from home and the report, the progress screen, per-question scores."""
+"""Pilot tests of the practice loop: drills from home and the report, the progress screen, per-question scores."""
 
 from __future__ import annotations
 
