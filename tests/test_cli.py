@@ -1,14 +1,18 @@
-"""The command line: interfaces (names, JSON fields, exit codes) and one-line errors, run as real processes."""
+"""The command line: interfaces (names, JSON fields, exit codes) and one-line errors, through ``cli.main``."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from interviewer.cli import main
 from interviewer.content.schema import DIMENSIONS
 from interviewer.grading.types import DimensionScore, Grade, NumberCheck
 from interviewer.session import Session
@@ -18,7 +22,32 @@ from tests.conftest import FIXTURES, REPO
 CASES = str(FIXTURES / "cases")
 
 
-def run(*args: str, stdin: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """``interviewer ARGS`` in this process: ``main`` with stdin, stdout and stderr swapped for buffers.
+
+    The same code path as the installed command (``__main__`` only calls ``main``) without paying for a
+    fresh interpreter per call; ``test_the_entry_point_runs_as_a_real_process`` covers the process itself.
+    """
+    out, err = io.StringIO(), io.StringIO()
+    fake_stdin = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
+    cwd = os.getcwd()
+    saved = sys.stdin
+    try:
+        os.chdir(REPO)
+        sys.stdin = fake_stdin
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # --help and --version exit through argparse
+                code = exc.code if isinstance(exc.code, int) else 0
+    finally:
+        sys.stdin = saved
+        os.chdir(cwd)
+    return subprocess.CompletedProcess(["interviewer", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str, stdin: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m interviewer ARGS`` as a real process (for what only a process shows: exit codes, the TTY check)."""
     proc = subprocess.run(
         [sys.executable, "-m", "interviewer", *args],
         input=stdin,
@@ -187,7 +216,15 @@ def test_validate_reports_a_clash_with_a_builtin_case(tmp_path: Path) -> None:
 
 
 def test_app_needs_a_terminal() -> None:
-    assert_one_line_error(run("run", "nvidia-inference", stdin=b""), 2, "needs a terminal")
+    assert_one_line_error(run_process("run", "nvidia-inference", stdin=b""), 2, "needs a terminal")
+
+
+def test_the_entry_point_runs_as_a_real_process() -> None:
+    proc = run_process("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("interviewer ")
+    assert_one_line_error(run_process("--bogus"), 2, "unrecognized arguments: --bogus")
+    proc = run_process("cases", "--json", "--cases-dir", CASES)
+    assert proc.returncode == 0 and "mini" in {row["id"] for row in json.loads(proc.stdout)}
 
 
 def test_export_never_overwrites_a_transcript(mini_case, rubric, transcripts_dir: Path) -> None:
