@@ -205,6 +205,6 @@ def progress_cmd(args: argparse.Namespace, settings: Settings) -> int:
         sys.stdout.write("\n")
     else:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        width = min(100, shutil.get_terminal_size((80, 24)).columns)
+        width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
         sys.stdout.write(progress_text(result, queue, args.case, width=width, color=color))
     return 0
