@@ -318,7 +318,7 @@ class FactIndex:
                 if folded:
                     names.setdefault(folded, sid)
         self._owner = names
-        bodies = [r"[\s\-_]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
+        bodies = [r"[\s\-_.]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
         self._pattern = re.compile(r"(?<![\w.])(?:" + "|".join(bodies) + r")(?!\w)") if bodies else None
 
     def named(self, folded: str, start: int = 0, end: int | None = None) -> frozenset[str]:
