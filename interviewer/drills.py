@@ -308,9 +308,9 @@ def when_text(when: datetime, now: datetime) -> str:
         return "now"
     if delta < timedelta(hours=1):
         return f"in {max(1, round(delta.total_seconds() / 60))} min"
-    if delta < timedelta(days=1):
+    if delta < timedelta(hours=20):
         return f"in {round(delta.total_seconds() / 3600)} h"
-    days = round(delta.total_seconds() / 86400)
+    days = max(1, round(delta.total_seconds() / 86400))
     return f"in {days} day{'s' if days != 1 else ''} ({when.astimezone().strftime('%b %d')})"
 
 
