@@ -165,7 +165,8 @@ class SessionScreen(Screen[None]):
             editor.load_text(draft)
             editor.move_cursor(editor.document.end)
         self.refresh_view()
-        self.set_interval(TICK_SECONDS, self.tick, name="session-tick")
+        self.tick_timer = self.set_interval(TICK_SECONDS, self.tick, name="session-tick")
+        """Tests that wind a fake clock pause this and call ``tick`` themselves."""
         self.set_interval(DRAFT_CHECK_SECONDS, self._draft_tick, name="draft-check")
         pending = self.session.pending_grades()
         if pending:
