@@ -93,6 +93,11 @@ async def test_home_paints_before_the_library_loads_then_fills_in(tmp_path: Path
         prompt = str(home.query_one("#cases", OptionList).get_option_at_index(0).prompt)
         assert "Mini case for tests" in prompt
         assert "fake-model at 127.0.0.1:9" in visible_text(home)
+        await pilot.press("enter")  # the first case is highlighted, as when the list is composed full
+        await pilot.pause()
+        from interviewer.tui.screens.start import StartScreen
+
+        assert isinstance(app.screen, StartScreen)
 
 
 async def test_run_paints_the_session_frame_first_then_attaches_the_session(tmp_path: Path) -> None:

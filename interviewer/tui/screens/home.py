@@ -114,6 +114,8 @@ class HomeScreen(TranscriptListScreen):
         cases = self.query_one("#cases", OptionList)
         cases.clear_options()
         cases.add_options(self._case_options())
+        if cases.option_count:
+            cases.highlighted = 0  # as when composed with its options: Enter starts the first case
         self._fill_cases()
         self.refresh_bindings()
 
