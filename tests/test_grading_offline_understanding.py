@@ -341,3 +341,25 @@ def test_notation_and_alternatives_are_not_arithmetic_errors(text: str) -> None:
     from interviewer.grading.offline.arithmetic import check_arithmetic
 
     assert check_arithmetic(extract(text, analyse(text, fold(text))), text) == []
+
+
+def test_a_reordered_defining_phrase_is_judged_in_its_own_clause() -> None:
+    lex = CompiledLexicon(
+        Lexicon(
+            kind="lexicon",
+            contrasts=[
+                Contrast(
+                    id="mig-mps",
+                    sides=[
+                        ContrastSide(name="MIG", aliases=["mig"], defining=["isolated memory"]),
+                        ContrastSide(name="MPS", aliases=["mps"], defining=["share sms"]),
+                    ],
+                    correction="MIG isolates; MPS shares.",
+                )
+            ],
+        )
+    )
+    right = "MIG gives each instance isolated memory, while MPS lets processes share the SMs."
+    wrong = "MIG lets processes share the SMs."
+    assert not lex.swaps(analyse(right, fold(right)), right, fold(right))
+    assert lex.swaps(analyse(wrong, fold(wrong)), wrong, fold(wrong))

@@ -195,6 +195,18 @@ def _order_free(m: AliasMatcher, sentence: Sentence) -> bool:
     return best is not None and best <= m.window
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _stem_span(m: AliasMatcher, sentence: Sentence, folded: str) -> tuple[int, int]:
+    """From the first to the last word of the sentence whose stem is one of the alias's: where it was said.
+
+    So a clause-level check (negation, a contrast's side) looks at the clause that holds the words.
+    """
+    spans = [w.span() for w in _WORD.finditer(folded, sentence.start, sentence.end) if stem(w.group()) in m.stems]
+    return (spans[0][0], spans[-1][1]) if spans else (sentence.start, sentence.end)
+
+
 WORD_TYPO_CUTOFF = 80.0
 """How close a long alias word must be to some word of the sentence ('quantisation' ~ 'quantization')."""
 
@@ -243,7 +255,8 @@ def match_alias(m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, 
     if m.numbers and not m.numbers <= set(_NUMBER.findall(folded, sentence.start, sentence.end)):
         return None
     if complete and _order_free(m, sentence):
-        return Hit(m.alias, sentence, sentence.start, sentence.end, "words")
+        start, end = _stem_span(m, sentence, folded)
+        return Hit(m.alias, sentence, start, end, "words")
     piece = folded[sentence.start : sentence.end]
     if len(piece) < len(m.folded) * 0.8 or not _words_present(m, sentence):
         return None
