@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from platformdirs import user_cache_dir, user_config_dir
+from platformdirs import user_data_dir as platform_data_dir
 
 TRANSCRIPTS_ENV = "INTERVIEWER_TRANSCRIPTS_DIR"
 CONFIG_ENV = "INTERVIEWER_CONFIG"
@@ -72,8 +73,6 @@ def user_data_dir() -> Path:
     override = os.environ.get(DATA_ENV)
     if override:
         return Path(override).expanduser()
-    from platformdirs import user_data_dir as platform_data_dir
-
     return Path(platform_data_dir("interviewer", appauthor=False))
 
 
