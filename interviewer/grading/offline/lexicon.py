@@ -88,6 +88,7 @@ class CompiledLexicon:
                     phrases.append((phrase, [phrase]))
                     self._owners.append((ci, si))
         self._defining = ConceptIndex(compile_concepts(phrases, strict=True))
+        self._any_side = _phrase_pattern([n for c in contrasts for side in c.sides for n in (side.name, *side.aliases)])
 
     def variants(self, alias: str) -> list[str]:
         """Other wordings of ``alias``: each lexicon phrase in it swapped for each of its synonyms."""
@@ -116,11 +117,13 @@ class CompiledLexicon:
 
         All defining phrases of all contrasts sit in one index, so an answer is scanned once.
         """
-        if not self.contrasts:
+        if not self.contrasts or self._any_side is None:
             return []
+        # Only a sentence that names a side of some contrast can swap them: skip the rest cheaply.
+        naming = [s for s in sentences if self._any_side.search(folded, s.start, s.end)]
         found: list[Swap] = []
         seen: set[tuple[int, int]] = set()
-        for key, hits in self._defining.find(sentences, text, folded).items():
+        for key, hits in self._defining.find(naming, text, folded).items():
             ci, owner_index = self._owners[key]
             compiled = self.contrasts[ci]
             owner, other = compiled.sides[owner_index], compiled.sides[1 - owner_index]
