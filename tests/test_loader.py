@@ -204,3 +204,11 @@ def test_a_builtin_file_does_not_clash_with_itself(tmp_path: Path) -> None:
     copy = _write(tmp_path, MINI)
     [clash] = case_reference_problems(copy, {"ai-infra"}, builtin)
     assert (clash.line, clash.field) == (1, "id")
+
+
+def test_an_unchanged_file_is_validated_once_and_a_changed_one_again(tmp_path: Path) -> None:
+    path = _write(tmp_path, MINI)
+    first = load_case(path)
+    assert load_case(path) is first, "the same text is not parsed and validated twice"
+    path.write_text(MINI.replace("title: Mini case for tests", "title: Mini case, edited"), encoding="utf-8")
+    assert load_case(path).title == "Mini case, edited"

@@ -9,6 +9,7 @@ line that holds it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,7 +102,7 @@ def _node_line(root: yaml.Node | None, loc: Sequence[int | str]) -> int:
     return line
 
 
-def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+def _read_text(path: Path) -> str:
     name = str(path)
     try:
         size = path.stat().st_size
@@ -115,6 +116,14 @@ def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
         raise ContentError([Problem(name, 0, "", f"not UTF-8 text (byte {exc.start})")]) from None
     except OSError as exc:
         raise ContentError([Problem(name, 0, "", f"cannot read file: {exc.strerror or exc}")]) from None
+    return text
+
+
+def _read_yaml(path: Path, text: str | None = None) -> tuple[Any, yaml.Node | None]:
+    """The constructed data and the node tree (for line numbers) of a YAML file."""
+    name = str(path)
+    if text is None:
+        text = _read_text(path)
     try:
         loader = _UniqueKeyLoader(text)
         try:
@@ -134,8 +143,24 @@ def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     return data, node
 
 
+_LOADED: dict[tuple[type[BaseModel], bytes], BaseModel] = {}
+"""Validated models by (model, digest of the file's text).  Keyed by content, never by name or mtime, so a
+changed file is always read again; an unchanged one (the built-in cases, loaded by every command and test)
+is parsed and validated once per process.  The models are frozen, so sharing them is safe."""
+
+
 def _validate(model: type[M], path: Path) -> M:
-    data, node = _read_yaml(path)
+    text = _read_text(path)
+    key = (model, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    cached = _LOADED.get(key)
+    if cached is None:
+        cached = _LOADED[key] = _validate_text(model, path, text)
+    assert isinstance(cached, model)
+    return cached
+
+
+def _validate_text(model: type[M], path: Path, text: str) -> M:
+    data, node = _read_yaml(path, text)
     name = str(path)
     if not isinstance(data, dict):
         raise ContentError([Problem(name, 1, "", "expected a mapping at the top of the file")])
