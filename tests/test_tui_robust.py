@@ -513,3 +513,22 @@ async def test_strict_timeout_during_a_background_grade_stops_the_clock_again(tm
         gate.set()
         await settle(pilot)
         assert screen.session.finished or not screen.session.waiting_for_grade
+
+
+async def test_an_unguarded_crash_still_saves_the_draft_before_the_app_exits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcripts = tmp_path / "t"
+    app = build_app(transcripts, ScriptedGrader([make_grade()]), start=Run("mini"))
+
+    def broken_compose(self: BriefScreen) -> object:
+        raise RuntimeError("a dialog that cannot draw")
+
+    monkeypatch.setattr(BriefScreen, "compose", broken_compose)
+    with pytest.raises(RuntimeError, match="a dialog that cannot draw"):
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            editor_of(pilot).insert("unsent words")
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+    assert only(transcripts).draft == "unsent words"

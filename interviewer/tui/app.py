@@ -361,6 +361,15 @@ class InterviewerApp(App[int]):
             self.recover(error)
             return True
 
+    def _handle_exception(self, error: Exception) -> None:
+        # Last resort (an error the guards above did not catch, e.g. in a dialog's compose): Textual will
+        # exit, so save the running session and its draft first.
+        screen = self.running_session_screen()
+        if screen is not None:
+            with contextlib.suppress(Exception):
+                screen.save_now()
+        super()._handle_exception(error)
+
     def _install_signal_handlers(self) -> None:
         """SIGTERM and SIGHUP (terminal closed) save the draft and the clock, then quit cleanly."""
         import asyncio
