@@ -3,8 +3,10 @@
 The JSON transcripts stay the source of truth.  ``<transcripts_dir>/.index.sqlite``
 (sqlite3 from the standard library) holds one row per transcript file: what a
 listing shows (id, case, start, status, overall, grader, answers), the
-session's scores as a ``SessionDigest`` in JSON, and the file's size, mtime
-and inode when the row was made.  Each read stats the folder (cheap) and
+session's scores as a ``SessionDigest`` in compact JSON (question prompts sit
+once in a ``prompts`` table), and the file's size, mtime and inode when the
+row was made.  Rows are read with ``TranscriptStore.load_for_summary``, which
+skips validating the regrade history no summary needs.  Each read stats the folder (cheap) and
 re-parses only the files whose size, mtime or inode changed (an atomic save
 is a rename, so even a same-size rewrite within the clock's resolution is a
 new inode); rows of deleted files go.  A file that cannot be read gets a row
@@ -30,13 +32,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from interviewer.digest import SessionDigest, digest
+from interviewer.digest import Prompts, SessionDigest, digest
 from interviewer.transcripts import SUFFIX, Summary, Transcript, TranscriptError
 
 log = logging.getLogger("interviewer.index")
 
 INDEX_NAME = ".index.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 4
 """Bump when a row's content changes: an index of another version is rebuilt."""
 LOCK_TIMEOUT_S = 5.0
 
@@ -49,6 +51,9 @@ CREATE TABLE IF NOT EXISTS transcripts (
     name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ino INTEGER NOT NULL,
     id TEXT, case_id TEXT, case_title TEXT, started TEXT, status TEXT, overall INTEGER, grader TEXT,
     answered INTEGER, digest TEXT, error TEXT
+);
+CREATE TABLE IF NOT EXISTS prompts (
+    case_id TEXT NOT NULL, question_id TEXT NOT NULL, prompt TEXT NOT NULL, PRIMARY KEY (case_id, question_id)
 );
 PRAGMA user_version = {SCHEMA_VERSION};
 """
@@ -64,9 +69,11 @@ class Entry:
     summary: Summary | None
     digest_json: str | None
     error: str | None
+    prompts: Prompts
+    """Shared by every entry of one listing."""
 
     def digest(self) -> SessionDigest | None:
-        return SessionDigest.from_json(self.digest_json) if self.digest_json else None
+        return SessionDigest.from_json(self.digest_json, self.prompts) if self.digest_json else None
 
 
 @dataclass(frozen=True)
@@ -135,7 +142,10 @@ class TranscriptIndex:
             conn.execute("PRAGMA synchronous = OFF")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
-                conn.executescript("DROP TABLE IF EXISTS transcripts;" + _CREATE)
+                if version != 0 or conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    # Another version's index (or a stranger's database): rebuilt into a new file.
+                    raise sqlite3.DatabaseError(f"index schema version {version}, expected {SCHEMA_VERSION}")
+                conn.executescript(_CREATE)
             yield conn
         finally:
             conn.close()
@@ -158,30 +168,37 @@ class TranscriptIndex:
             with conn:  # one transaction
                 conn.executemany("DELETE FROM transcripts WHERE name = ?", gone)
                 for name in stale:
+                    row, prompts = self._row(name, files[name])
                     conn.execute(
                         f"INSERT OR REPLACE INTO transcripts ({', '.join(_COLUMNS)}) "
                         f"VALUES ({', '.join('?' * len(_COLUMNS))})",
-                        self._row(name, files[name]),
+                        row,
                     )
+                    # A question's prompt is the same in every session of its case (the latest wins if a case
+                    # was edited), so it is kept once here rather than in every row's digest.
+                    conn.executemany("INSERT OR REPLACE INTO prompts VALUES (?, ?, ?)",
+                                     [(c, q, p) for (c, q), p in prompts.items()])
+        prompts = {(c, q): p for c, q, p in conn.execute("SELECT case_id, question_id, prompt FROM prompts")}
         rows = conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM transcripts ORDER BY name")
-        return [self._entry(row) for row in rows]
+        return [self._entry(row, prompts) for row in rows]
 
-    def _row(self, name: str, st: _Stat) -> tuple[object, ...]:
+    def _row(self, name: str, st: _Stat) -> tuple[tuple[object, ...], dict[tuple[str, str], str]]:
         path = self.root / name
         try:
             t = self.load(path)
         except TranscriptError as exc:
-            return (name, st.size, st.mtime_ns, st.ino, *([None] * 9), str(exc))
+            return (name, st.size, st.mtime_ns, st.ino, *([None] * 9), str(exc)), {}
         answered = sum(1 for turn in t.turns if turn.answer)
+        d = digest(t)
         return (
             name, st.size, st.mtime_ns, st.ino, t.id, t.case_id, t.case_title, t.started, t.status, t.overall,
-            t.grader, answered, digest(t).as_json(), None,
-        )
+            t.grader, answered, d.as_json(), None,
+        ), d.prompts()
 
-    def _entry(self, row: tuple[object, ...]) -> Entry:
+    def _entry(self, row: tuple[object, ...], prompts: Prompts) -> Entry:
         values = dict(zip(_COLUMNS, row, strict=True))
         if values["error"] is not None:
-            return Entry(None, None, str(values["error"]))
+            return Entry(None, None, str(values["error"]), prompts)
         overall = values["overall"]
         answered = values["answered"]
         summary = Summary(
@@ -195,7 +212,7 @@ class TranscriptIndex:
             answered=answered if isinstance(answered, int) else 0,
             path=self.root / str(values["name"]),
         )
-        return Entry(summary, str(values["digest"]), None)
+        return Entry(summary, str(values["digest"]), None, prompts)
 
 
 def _busy(exc: sqlite3.DatabaseError) -> bool:

@@ -92,11 +92,12 @@ def test_missing_corrupt_or_old_index_is_rebuilt(mini_case, rubric, transcripts_
     assert store.summaries()[0] == expected
     assert index_path.is_file()
 
-    with sqlite3.connect(index_path) as conn:
-        conn.execute("PRAGMA user_version = 0")
-        conn.execute("UPDATE transcripts SET overall = 1")
-    conn.close()
-    assert store.summaries()[0] == expected
+    for version in (0, 1):  # a stranger's database, an older schema
+        with sqlite3.connect(index_path) as conn:
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("UPDATE transcripts SET overall = 1")
+        conn.close()
+        assert store.summaries()[0] == expected
 
 
 def test_index_file_is_not_a_transcript(mini_case, rubric, transcripts_dir) -> None:
