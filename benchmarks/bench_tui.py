@@ -171,6 +171,34 @@ def startup(runs: int) -> dict[str, list[float]]:
     return times
 
 
+BREAKDOWN = """
+import time
+t0 = time.perf_counter()
+from interviewer.cli import build_parser
+from interviewer.config import load_settings
+args = build_parser().parse_args(["--offline"])
+load_settings(args)
+t1 = time.perf_counter()
+import textual.app, textual.widgets
+t2 = time.perf_counter()
+import interviewer.tui.app, interviewer.tui.screens.home
+t3 = time.perf_counter()
+import interviewer.tui.screens.session
+t4 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2, t4 - t3)
+"""
+
+
+def breakdown(runs: int) -> list[list[float]]:
+    """In-process seconds before the first frame: CLI + settings, Textual, the app and home, the session screen."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    rows = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", BREAKDOWN], env=env, capture_output=True, text=True, check=True)
+        rows.append([float(x) for x in out.stdout.split()])
+    return [list(col) for col in zip(*rows, strict=True)]
+
+
 def cli_times(runs: int) -> tuple[list[float], list[float]]:
     """Wall time of ``interviewer --help`` and of ``python -c pass``, interleaved."""
     helps: list[float] = []
@@ -256,6 +284,13 @@ def main() -> int:
     print(f"interviewer --help ({args.runs} runs, median)")
     print(f"  interviewer --help:                        {ms(helps)}")
     print(f"  python -c pass:                            {ms(pass_)}")
+
+    cols = breakdown(args.runs)
+    print(f"where the time before the first frame goes (in-process imports, {args.runs} runs, median)")
+    labels = ["CLI parse + settings (pydantic-settings)", "Textual", "interviewer.tui.app + home screen",
+              "session screen (for run)"]
+    for label, col in zip(labels, cols, strict=True):
+        print(f"  {label + ':':<42} {statistics.median(col) * 1000:7.0f} ms")
 
     rss_session = 0.0
     if args.keys:
