@@ -94,7 +94,7 @@ def make_grade(
     evidence = evidence or {}
     missing = missing or {}
     grade = Grade(
-        grader=grader,  # type: ignore[arg-type]
+        grader=grader,
         fallback_reason=fallback_reason,
         overall=overall,
         dimensions={
@@ -202,7 +202,7 @@ def build_app(
     ``deferred`` hands the library and the grader over as loaders, as the CLI
     does in a terminal: the first screen paints before they exist.
     """
-    settings = settings or Settings(transcripts_dir=transcripts, offline=True, phase_timeout=phase_timeout)  # type: ignore[arg-type]
+    settings = settings or Settings(transcripts_dir=transcripts, offline=True, phase_timeout=phase_timeout)
     lib = library or mini_library()
     return create_app(
         settings,
