@@ -7,12 +7,14 @@ Markdown included, is shown as written.
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Literal
 
 from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.grading.types import Grade
 from interviewer.report import Report, build_report, dimension_title
-from interviewer.transcripts import Transcript, Turn
+from interviewer.transcripts import Transcript, TranscriptStore, Turn
 
 
 def transcript_json(transcript: Transcript) -> str:
@@ -153,3 +155,43 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
             if q.outline:
                 out += ["Model answer outline:", *[f"- {item}" for item in q.outline], ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+ExportFormat = Literal["md", "json"]
+
+
+def default_export_path(store: TranscriptStore | None, transcript: Transcript, fmt: ExportFormat = "md") -> Path:
+    """Where an export goes when no path is given.
+
+    Markdown goes beside the transcript (``<transcripts dir>/<id>.md``); a JSON
+    copy goes to the current folder, because a .json in the transcripts dir
+    would be listed as a second copy of the session.
+    """
+    if fmt == "md" and store is not None:
+        return store.path_for(transcript.id).with_suffix(".md")
+    return Path.cwd() / f"{transcript.id}.{fmt}"
+
+
+def write_export(
+    transcript: Transcript,
+    case: Case | None,
+    store: TranscriptStore | None,
+    target: Path | None = None,
+    fmt: ExportFormat = "md",
+) -> Path:
+    """Write one session as Markdown or JSON; the one export path for the CLI and the TUI.
+
+    A folder as ``target`` gets ``<id>.<fmt>`` inside it, and missing parent
+    folders of a path the user chose are created.  Never overwrites a
+    transcript (``TranscriptError``); an ``OSError`` says why the file could
+    not be written.  Returns the path written.
+    """
+    path = (target or default_export_path(store, transcript, fmt)).expanduser()
+    if path.is_dir():
+        path = path / f"{transcript.id}.{fmt}"
+    if store is not None:
+        store.check_export_target(path)
+    text = transcript_json(transcript) + "\n" if fmt == "json" else transcript_markdown(transcript, case)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path

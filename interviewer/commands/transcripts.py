@@ -14,7 +14,7 @@ from interviewer.commands import CommandError, SubParsers, add_command
 from interviewer.commands._common import find_case, grader_for, load_library_for, store_for
 from interviewer.config import Settings
 from interviewer.content.schema import Case, Rubric
-from interviewer.export import transcript_json, transcript_markdown
+from interviewer.export import default_export_path, transcript_json, transcript_markdown, write_export
 from interviewer.grading.types import Grade, Grader
 from interviewer.progress import progress
 from interviewer.regrade import regrade
@@ -89,23 +89,14 @@ def show(args: argparse.Namespace, settings: Settings) -> int:
 
 def export(args: argparse.Namespace, settings: Settings) -> int:
     store, transcript = _load(args, settings)
-    text = (
-        transcript_json(transcript) + "\n"
-        if args.format == "json"
-        else transcript_markdown(transcript, _case_or_none(settings, transcript.case_id))
-    )
-    # Markdown goes beside the transcript; a JSON copy goes to the current folder, because a
-    # .json in the transcripts dir would be listed as a second copy of the session.
-    default = store.path_for(transcript.id).with_suffix(".md") if args.format == "md" else Path(f"{transcript.id}.json")
-    out = args.output or default
+    case = _case_or_none(settings, transcript.case_id) if args.format == "md" else None
     try:
-        store.check_export_target(out)
+        out = write_export(transcript, case, store, args.output, args.format)
     except TranscriptError as exc:
         raise CommandError(f"--output: {exc}", code=2) from None
-    try:
-        out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise CommandError(f"--output: cannot write {out}: {exc.strerror or exc}") from None
+        where = args.output or default_export_path(store, transcript, args.format)
+        raise CommandError(f"--output: cannot write {where}: {exc.strerror or exc}") from None
     print(out)
     return 0
 

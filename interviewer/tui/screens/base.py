@@ -1,7 +1,7 @@
 """Bases shared by the screens: typed access to the app, listing the transcripts folder, exporting one transcript.
 
 What to export (the Markdown itself) comes from the core through
-``interviewer.tui.exporting``; these bases only ask where and say how it went.
+``interviewer.export.write_export``; these bases only ask where and say how it went.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from interviewer.content.schema import Case
-from interviewer.transcripts import Transcript, TranscriptStore
-from interviewer.tui.exporting import default_export_path, write_markdown
+from interviewer.export import default_export_path, write_export
+from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore
 from interviewer.tui.messages import TranscriptsListed
 from interviewer.tui.screens.export_path import ExportPathScreen
 
@@ -73,7 +73,10 @@ class TranscriptExportScreen(AppScreen):
 
     def _export(self, path: Path) -> None:
         try:
-            written = write_markdown(self.transcript, self.case, path, self.store)
+            written = write_export(self.transcript, self.case, self.store, path).resolve()
+        except TranscriptError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
         except OSError as exc:
             self.notify(f"Could not write {path}: {exc.strerror or exc}", severity="error", markup=False)
             return
