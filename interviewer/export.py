@@ -121,6 +121,8 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
         f"- Overall: {report.overall if report.overall is not None else 'n/a'}/100"
         f" over {report.answered} answers ({report.skipped} skipped)",
         f"- Follow-ups: {report.follow_up_overall if report.follow_up_overall is not None else 'n/a'}/100",
+        f"- Your time: {duration_text(transcript.elapsed)} · grading time (clock stopped): "
+        f"{duration_text(transcript.grading_s)}",
         f"- How the overall is made: {report.overall_rule}",
         *([f"- {report.grader_note}"] if report.grader_note else []),
         f"- Strongest: {dimension_title(report.strongest)} · Weakest: {dimension_title(report.weakest)}",

@@ -27,7 +27,8 @@ class PhaseTime:
 
     @property
     def over(self) -> bool:
-        return self.used_s > self.budget_s
+        """Over only when the whole seconds shown differ: '01:00 / 01:00' is never 'over'."""
+        return int(self.used_s) > int(self.budget_s)
 
 
 @dataclass(frozen=True)

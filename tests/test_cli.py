@@ -327,3 +327,15 @@ def test_every_builtin_file_validates_in_place() -> None:
     proc = run("validate", *files)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [f"ok {f}" for f in files]
+
+
+def test_progress_with_no_sessions_names_the_folder(transcripts_dir: Path, capsys) -> None:
+    assert main(["progress", "--transcripts-dir", str(transcripts_dir)]) == 0
+    assert str(transcripts_dir) in capsys.readouterr().out
+
+
+def test_a_phase_that_took_exactly_its_budget_is_not_over() -> None:
+    from interviewer.report import PhaseTime
+
+    assert not PhaseTime("p", "P", 60.0, 60.4).over
+    assert PhaseTime("p", "P", 60.0, 61.2).over

@@ -194,6 +194,8 @@ def progress_cmd(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         json.dump({**result.as_json(), "drill_queue": queue.as_json(args.case)}, sys.stdout, indent=2)
         sys.stdout.write("\n")
+    elif not result.sessions:
+        print(f"no graded sessions in {settings.transcripts_dir} yet: run one with `interviewer run CASE`")
     else:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
