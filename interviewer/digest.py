@@ -12,9 +12,9 @@ progress never parses a transcript that has not changed.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import jiter
 
@@ -26,17 +26,18 @@ Prompts = Mapping[tuple[str, str], str]
 """Question prompts by (case id, question id): the index keeps them once, not in every session's row."""
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreDigest:
-    """One graded answer: the fields of ``report.TurnScore`` that progress and drills read."""
+class ScoreDigest(NamedTuple):
+    """One graded answer: the fields of ``report.TurnScore`` that progress and drills read.
+
+    Named tuples, not dataclasses: progress over ten thousand sessions builds a few hundred thousand.
+    """
 
     turn_id: int
     overall: int
     scores: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class QuestionDigest:
+class QuestionDigest(NamedTuple):
     """One question of a session, shaped like ``report.QuestionReview`` without the outline."""
 
     question_id: str
@@ -58,14 +59,15 @@ class SessionDigest:
     averages: dict[str, float | None]
     questions: list[QuestionDigest] = field(default_factory=list)
 
-    def as_json(self) -> str:
-        """Compact JSON: lists instead of objects, and no prompts (see ``prompts``).
+    def as_json(self, phrase_id: Callable[[str], int]) -> str:
+        """Compact JSON: lists instead of objects, no prompts (see ``prompts``) and each missed key point as
+        the number ``phrase_id`` gives it (the same headings recur in every session of a case).
 
-        A thousand sessions' digests are decoded on every ``progress``, so every byte counts.
+        Ten thousand sessions' digests are decoded on every ``progress``, so every byte counts.
         """
         return json.dumps(
             [self.id, self.case_id, self.started, self.overall, [self.averages.get(d) for d in DIMENSIONS],
-             [[q.question_id, q.missed, _pack(q.main)] for q in self.questions]],
+             [[q.question_id, [phrase_id(m) for m in q.missed], _pack(q.main)] for q in self.questions]],
             ensure_ascii=False, separators=(",", ":"),
         )
 
@@ -73,8 +75,9 @@ class SessionDigest:
         return {(self.case_id, q.question_id): q.prompt for q in self.questions}
 
     @classmethod
-    def from_json(cls, text: str, prompts: Prompts) -> SessionDigest:
-        # jiter: twice the speed of json here, and repeated strings (ids, missed headings) are shared.
+    def from_json(cls, text: str, prompts: Prompts, phrases: Sequence[str]) -> SessionDigest:
+        """The digest ``as_json`` wrote; ``phrases[n]`` is the key point numbered ``n``."""
+        # jiter: faster than json here, and repeated strings (ids, dimension names) are shared.
         sid, case_id, started, overall, averages, questions = jiter.from_json(text.encode(), cache_mode="all")
         return cls(
             id=sid,
@@ -83,7 +86,7 @@ class SessionDigest:
             overall=overall,
             averages=dict(zip(DIMENSIONS, averages, strict=True)),
             questions=[
-                QuestionDigest(qid, prompts.get((case_id, qid), ""), missed, _unpack(main))
+                QuestionDigest(qid, prompts.get((case_id, qid), ""), [phrases[m] for m in missed], _unpack(main))
                 for qid, missed, main in questions
             ],
         )
@@ -94,7 +97,7 @@ def _pack(score: ScoreDigest | None) -> list[Any] | None:
 
 
 def _unpack(data: Any) -> Any:
-    return None if data is None else ScoreDigest(*data)
+    return None if data is None else ScoreDigest._make(data)
 
 
 def _from_turn_score(score: TurnScore) -> ScoreDigest:

@@ -3,8 +3,8 @@
 The JSON transcripts stay the source of truth.  ``<transcripts_dir>/.index.sqlite``
 (sqlite3 from the standard library) holds one row per transcript file: what a
 listing shows (id, case, start, status, overall, grader, answers), the
-session's scores as a ``SessionDigest`` in compact JSON (question prompts sit
-once in a ``prompts`` table), and the file's size, mtime and inode when the
+session's scores as a ``SessionDigest`` in compact JSON (question prompts and
+missed key points sit once in the ``prompts`` and ``phrases`` tables), and the file's size, mtime and inode when the
 row was made.  Rows are read with ``TranscriptStore.load_for_summary``, which
 skips validating the regrade history no summary needs.  Each read stats the folder (cheap) and
 re-parses only the files whose size, mtime or inode changed (an atomic save
@@ -28,7 +28,7 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +38,7 @@ from interviewer.transcripts import SUFFIX, Summary, Transcript, TranscriptError
 log = logging.getLogger("interviewer.index")
 
 INDEX_NAME = ".index.sqlite"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Bump when a row's content changes: an index of another version is rebuilt."""
 LOCK_TIMEOUT_S = 5.0
 
@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS transcripts (
     id TEXT, case_id TEXT, case_title TEXT, started TEXT, status TEXT, overall INTEGER, grader TEXT,
     answered INTEGER, digest TEXT, error TEXT
 );
+CREATE TABLE IF NOT EXISTS phrases (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS prompts (
     case_id TEXT NOT NULL, question_id TEXT NOT NULL, prompt TEXT NOT NULL, PRIMARY KEY (case_id, question_id)
 );
@@ -70,10 +71,11 @@ class Entry:
     digest_json: str | None
     error: str | None
     prompts: Prompts
-    """Shared by every entry of one listing."""
+    """Shared by every entry of one listing, like ``phrases``."""
+    phrases: Sequence[str]
 
     def digest(self) -> SessionDigest | None:
-        return SessionDigest.from_json(self.digest_json, self.prompts) if self.digest_json else None
+        return SessionDigest.from_json(self.digest_json, self.prompts, self.phrases) if self.digest_json else None
 
 
 @dataclass(frozen=True)
@@ -94,25 +96,29 @@ class TranscriptIndex:
     def path(self) -> Path:
         return self.root / INDEX_NAME
 
-    def entries(self) -> list[Entry]:
-        """One entry per transcript file now in the folder, in file-name order."""
+    def entries(self, *, summaries: bool = True) -> list[Entry]:
+        """One entry per transcript file now in the folder, in file-name order.
+
+        ``summaries=False`` leaves ``Entry.summary`` out (None): progress needs only the digests, and
+        building ten thousand summaries it would not read costs a noticeable share of its time.
+        """
         files = self._scan()
         if not files:
             return []
         try:
             with self._connect(self.path) as conn:
-                return self._refresh(conn, files)
+                return self._refresh(conn, files, summaries)
         except sqlite3.DatabaseError as exc:
             if _busy(exc):
                 log.info("transcript index busy (%s); listing without it", exc)
             else:
                 log.info("transcript index unusable (%s); rebuilding it", exc)
                 with contextlib.suppress(sqlite3.Error, OSError):
-                    return self._rebuild(files)
+                    return self._rebuild(files, summaries)
         except OSError as exc:
             log.info("transcript index cannot be opened (%s); listing without it", exc)
         with self._connect(None) as conn:
-            return self._refresh(conn, files)
+            return self._refresh(conn, files, summaries)
 
     # ------------------------------------------------------------------ internals
 
@@ -150,14 +156,14 @@ class TranscriptIndex:
         finally:
             conn.close()
 
-    def _rebuild(self, files: dict[str, _Stat]) -> list[Entry]:
+    def _rebuild(self, files: dict[str, _Stat], summaries: bool) -> list[Entry]:
         for suffix in ("", "-journal", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 (self.root / f"{INDEX_NAME}{suffix}").unlink()
         with self._connect(self.path) as conn:
-            return self._refresh(conn, files)
+            return self._refresh(conn, files, summaries)
 
-    def _refresh(self, conn: sqlite3.Connection, files: dict[str, _Stat]) -> list[Entry]:
+    def _refresh(self, conn: sqlite3.Connection, files: dict[str, _Stat], summaries: bool) -> list[Entry]:
         known = {
             name: _Stat(size, mtime_ns, ino)
             for name, size, mtime_ns, ino in conn.execute("SELECT name, size, mtime_ns, ino FROM transcripts")
@@ -165,10 +171,19 @@ class TranscriptIndex:
         stale = [name for name, st in files.items() if known.get(name) != st]
         gone = [(name,) for name in known if name not in files]
         if stale or gone:
-            with conn:  # one transaction
+            with conn:  # one transaction, holding the write lock from the start: phrase numbers are read then added
+                conn.execute("BEGIN IMMEDIATE")
                 conn.executemany("DELETE FROM transcripts WHERE name = ?", gone)
+                ids: dict[str, int] = {text: n for n, text in conn.execute("SELECT id, text FROM phrases")}
+
+                def phrase_id(text: str) -> int:
+                    if text not in ids:
+                        ids[text] = len(ids)
+                        conn.execute("INSERT INTO phrases VALUES (?, ?)", (ids[text], text))
+                    return ids[text]
+
                 for name in stale:
-                    row, prompts = self._row(name, files[name])
+                    row, prompts = self._row(name, files[name], phrase_id)
                     conn.execute(
                         f"INSERT OR REPLACE INTO transcripts ({', '.join(_COLUMNS)}) "
                         f"VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -179,10 +194,16 @@ class TranscriptIndex:
                     conn.executemany("INSERT OR REPLACE INTO prompts VALUES (?, ?, ?)",
                                      [(c, q, p) for (c, q), p in prompts.items()])
         prompts = {(c, q): p for c, q, p in conn.execute("SELECT case_id, question_id, prompt FROM prompts")}
+        phrases = [text for (text,) in conn.execute("SELECT text FROM phrases ORDER BY id")]
+        if not summaries:
+            return [Entry(None, d, e, prompts, phrases) for d, e in conn.execute(
+                "SELECT digest, error FROM transcripts ORDER BY name")]
         rows = conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM transcripts ORDER BY name")
-        return [self._entry(row, prompts) for row in rows]
+        return [self._entry(row, prompts, phrases) for row in rows]
 
-    def _row(self, name: str, st: _Stat) -> tuple[tuple[object, ...], dict[tuple[str, str], str]]:
+    def _row(
+        self, name: str, st: _Stat, phrase_id: Callable[[str], int]
+    ) -> tuple[tuple[object, ...], dict[tuple[str, str], str]]:
         path = self.root / name
         try:
             t = self.load(path)
@@ -192,13 +213,13 @@ class TranscriptIndex:
         d = digest(t)
         return (
             name, st.size, st.mtime_ns, st.ino, t.id, t.case_id, t.case_title, t.started, t.status, t.overall,
-            t.grader, answered, d.as_json(), None,
+            t.grader, answered, d.as_json(phrase_id), None,
         ), d.prompts()
 
-    def _entry(self, row: tuple[object, ...], prompts: Prompts) -> Entry:
+    def _entry(self, row: tuple[object, ...], prompts: Prompts, phrases: Sequence[str]) -> Entry:
         values = dict(zip(_COLUMNS, row, strict=True))
         if values["error"] is not None:
-            return Entry(None, None, str(values["error"]), prompts)
+            return Entry(None, None, str(values["error"]), prompts, phrases)
         overall = values["overall"]
         answered = values["answered"]
         summary = Summary(
@@ -212,7 +233,7 @@ class TranscriptIndex:
             answered=answered if isinstance(answered, int) else 0,
             path=self.root / str(values["name"]),
         )
-        return Entry(summary, str(values["digest"]), None, prompts)
+        return Entry(summary, str(values["digest"]), None, prompts, phrases)
 
 
 def _busy(exc: sqlite3.DatabaseError) -> bool:

@@ -280,20 +280,23 @@ class TranscriptStore:
 
     def digests(self) -> tuple[list[SessionDigest], list[str]]:
         """Every readable transcript's scores (what ``progress`` needs), oldest first, and the skipped files."""
-        entries, problems = self._indexed()
+        entries, problems = self._indexed(summaries=False)
         digests = [d for e in entries if (d := e.digest()) is not None]
         digests.sort(key=lambda d: (d.started, d.id))
         return digests, problems
 
-    def _indexed(self) -> tuple[list[Entry], list[str]]:
+    def _indexed(self, *, summaries: bool = True) -> tuple[list[Entry], list[str]]:
         # Imported here: the index reads transcripts through this module, which must not import it back at load.
         from interviewer.index import TranscriptIndex
 
         try:
-            self.files()  # the same one-line error as before when the folder is unreadable or not a folder
+            if self.root.exists() and not self.root.is_dir():
+                raise TranscriptError(f"{self.root}: the transcripts dir is not a folder")
+            entries = TranscriptIndex(self.root, self.load_for_summary).entries(summaries=summaries)
         except TranscriptError as exc:
             return [], [str(exc)]
-        entries = TranscriptIndex(self.root, self.load_for_summary).entries()
+        except OSError as exc:
+            return [], [f"{self.root}: cannot read the transcripts dir: {exc.strerror or exc}"]
         return entries, [f"skipped {e.error}" for e in entries if e.error is not None]
 
     def unfinished(self) -> list[Summary]:
