@@ -161,3 +161,13 @@ def _figs(rho: float, within: float = 0.8, fallback: float = 0.0, n: int = 40) -
 )
 def test_verdict_rules(configured, offline, expected) -> None:
     assert expected in report.verdict(configured, offline, total=40, partial=False)
+
+
+def test_credentials_in_the_url_are_not_saved(capsys, fake_server: FakeServer, isolated_env) -> None:
+    url = fake_server.url.replace("http://", "http://alice:hunter2-password@") + "?token=abc123secret"
+    code, data, err = _run(capsys, "--base-url", url, "--limit", "2")
+    assert code == 0
+    assert data["endpoint"] == fake_server.url
+    saved = (isolated_env / "data" / "calibration.json").read_text(encoding="utf-8")
+    for text in (saved, err):
+        assert "hunter2" not in text and "abc123secret" not in text and "alice" not in text
