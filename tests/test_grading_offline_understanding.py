@@ -65,15 +65,15 @@ def test_affirmed_points_are_not_negated(sentence: str) -> None:
 
 
 def test_empty_predicates_leave_no_substance() -> None:
+    from interviewer.grading.offline.text import stem
+
+    named = frozenset(stem(w) for w in ("reduce", "scatter", "all", "gather"))
     text = "Reduce-scatter is important because all-gather is used so it matters."
-    folded = fold(text)
-    (s,) = analyse(text, folded)
-    aliases = [(folded.index("reduce-scatter"), folded.index("reduce-scatter") + 14)]
-    aliases.append((folded.index("all-gather"), folded.index("all-gather") + 10))
-    assert substance(folded, s, aliases, frozenset()) < 2
+    (s,) = analyse(text, fold(text))
+    assert substance(s, named, frozenset()) < 2
     told = "Reduce-scatter leaves each GPU holding one reduced chunk."
     (t,) = analyse(told, fold(told))
-    assert substance(fold(told), t, [(0, 14)], frozenset()) >= 2
+    assert substance(t, named, frozenset()) >= 2
 
 
 def test_salad_in_sentences_is_flagged_and_capped(mini_case: Case, rubric: Rubric) -> None:

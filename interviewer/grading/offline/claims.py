@@ -24,9 +24,9 @@ point stated in another.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from interviewer.grading.offline.text import VERBS, Sentence, words
+from interviewer.grading.offline.text import VERBS, Sentence, stem, words
 
 NEGATORS = words(
     "not no never cannot can't don doesn isn aren wasn weren won wouldn shouldn couldn didn nor neither "
@@ -116,23 +116,18 @@ def negated(folded: str, sentence: Sentence, start: int, end: int, own_negations
     return False
 
 
-def substance(
-    folded: str, sentence: Sentence, matched: Iterable[tuple[int, int]], background: frozenset[str], figures: int = 0
-) -> int:
-    """Tokens of ``sentence`` that say something: outside every matched alias, not empty, not in the question.
+def substance(sentence: Sentence, named: frozenset[str], background: frozenset[str], figures: int = 0) -> int:
+    """What ``sentence`` says beyond naming points: its words, less the stems of the points it names
+    (``named``), empty words and the question's words.
 
-    Each figure with a unit (``figures``) counts too: a quantity is something said.  Bare digits do not
-    ('n-1 steps matters' says nothing).
+    A verb that relates things counts twice, and so does each figure with a unit (``figures``): a quantity
+    is something said.  Bare digits do not ('n-1 steps matters' says nothing).
     """
-    spans = sorted(matched)
     count = 2 * figures
-    for m in _TOKEN.finditer(folded, sentence.start, sentence.end):
-        if any(a <= m.start() < b for a, b in spans):
+    for tok in sentence.tokens:
+        if tok[0].isdigit() or len(tok) <= 1 or tok in EMPTY_WORDS or tok in NEGATORS or tok in background:
             continue
-        tok = m.group()
-        if tok[0].isdigit():
-            continue
-        if len(tok) <= 1 or tok in EMPTY_WORDS or tok in NEGATORS or tok in background:
+        if stem(tok) in named:
             continue
         count += 2 if tok in VERBS else 1
     return count

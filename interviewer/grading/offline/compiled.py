@@ -45,6 +45,8 @@ class CompiledQuestion:
     givens: tuple[Given, ...]
     """Numbers stated in the prompt: restating them is neither knowledge nor a mistake."""
     misconceptions: MisconceptionFinder
+    concept_stems: tuple[frozenset[str], ...]
+    """Stems of every wording of each key point, same order as ``owners``: what naming the point uses up."""
     point_stems: tuple[frozenset[str], ...]
     """Canonical content stems of each key point's own text, same order as ``owners``."""
     background: frozenset[str]
@@ -94,10 +96,14 @@ def _aliases(kp: KeyPoint) -> list[str]:
 def _compile_question(question: Question) -> CompiledQuestion:
     owners = tuple(question.all_key_points())
     prompts = [question.prompt]
+    index = ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners))
     return CompiledQuestion(
         question=question,
         owners=owners,
-        index=ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners)),
+        index=index,
+        concept_stems=tuple(
+            frozenset(s for a in c.aliases for s in a.stems | a.index_keys) for c in index.concepts
+        ),
         references=tuple(compile_references(question.quantities, facts().subject_of)),
         givens=compile_givens(question.prompt, analyse(question.prompt, fold(question.prompt))),
         misconceptions=MisconceptionFinder(question.misconceptions),

@@ -46,7 +46,7 @@ from interviewer.grading.offline.quantities import (
     number_checks,
     working_reference,
 )
-from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet, stem, tokens_of
+from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet, tokens_of
 from interviewer.grading.types import (
     FLAG_EMPTY,
     FLAG_INJECTION,
@@ -156,21 +156,14 @@ def _kept_hits(
     and its sentence was not flagged wrong (a misconception, a swap, a wrong
     figure): evidence is never a sentence the grader itself condemned.
     """
-    spans: dict[int, list[tuple[int, int]]] = {}
+    named: dict[int, set[str]] = {}
     for ci, hs in hits.items():
         for h in hs:
-            here = spans.setdefault(h.sentence.index, [])
-            s = h.sentence
-            for wording in cq.index.concepts[ci].aliases:  # every wording of the point named here
-                here.extend(m.span() for m in wording.exact.finditer(folded, s.start, s.end))
-            if h.how != "exact":
-                used = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
-                stems = used.stems if used is not None else frozenset()
-                here.extend(m.span() for m in _TOKEN_RE.finditer(folded, s.start, s.end) if stem(m.group()) in stems)
+            named.setdefault(h.sentence.index, set()).update(cq.concept_stems[ci])
     empty = {
         i
-        for i, sp in spans.items()
-        if substance(folded, sentences[i], sp, cq.background, figures.get(i, 0)) < MIN_SUBSTANCE
+        for i, stems in named.items()
+        if substance(sentences[i], frozenset(stems), cq.background, figures.get(i, 0)) < MIN_SUBSTANCE
     }
     kept: dict[int, list[Hit]] = {}
     negated_sentences: set[int] = set()
@@ -184,7 +177,7 @@ def _kept_hits(
             if h.sentence.index in empty or h.sentence.index in wrong:
                 continue
             kept.setdefault(ci, []).append(h)
-    return kept, empty | negated_sentences, set(spans)
+    return kept, empty | negated_sentences, set(named)
 
 
 TEXT_MATCH_SHARE = 0.6
