@@ -10,10 +10,11 @@ guarded by a lock because grading runs in worker threads.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
@@ -33,6 +34,9 @@ _TEXT_STOP = words(
 )
 
 CACHE_SIZE = 256
+TEXT_MATCH_SHARE = 0.6
+"""Share of a key point's own content stems one sentence must hold to state it in plain words."""
+TEXT_MATCH_MIN_STEMS = 3
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,10 @@ class CompiledQuestion:
     """Stems of every wording of each key point, same order as ``owners``: what naming the point uses up."""
     point_stems: tuple[frozenset[str], ...]
     """Canonical content stems of each key point's own text, same order as ``owners``."""
+    point_index: dict[str, tuple[int, ...]]
+    """Canonical stem -> the key points whose text holds it."""
+    point_need: tuple[int, ...]
+    """Stems of its text a sentence must hold to state each key point (a huge number: never by text)."""
     background: frozenset[str]
     """Words of the prompt: restating them says nothing new."""
     subjects: frozenset[str]
@@ -97,6 +105,7 @@ def _compile_question(question: Question) -> CompiledQuestion:
     owners = tuple(question.all_key_points())
     prompts = [question.prompt]
     index = ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners))
+    texts = tuple(point_stems(kp.text) for _, kp in owners)
     return CompiledQuestion(
         question=question,
         owners=owners,
@@ -107,11 +116,25 @@ def _compile_question(question: Question) -> CompiledQuestion:
         references=tuple(compile_references(question.quantities, facts().subject_of)),
         givens=compile_givens(question.prompt, analyse(question.prompt, fold(question.prompt))),
         misconceptions=MisconceptionFinder(question.misconceptions),
-        point_stems=tuple(point_stems(kp.text) for _, kp in owners),
+        point_stems=texts,
+        point_index=_invert(texts),
+        point_need=tuple(
+            max(TEXT_MATCH_MIN_STEMS, math.ceil(TEXT_MATCH_SHARE * len(t))) if len(t) >= TEXT_MATCH_MIN_STEMS
+            else 1 << 30
+            for t in texts
+        ),
         background=background_words(prompts),
         subjects=facts().named(fold(question.prompt)),
         concerns={m.text: _concerned(question, f"{m.text} {m.correction}") for m in question.misconceptions},
     )
+
+
+def _invert(sets: Sequence[frozenset[str]]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for i, items in enumerate(sets):
+        for item in items:
+            out.setdefault(item, []).append(i)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _concerned(question: Question, text: str) -> Dimension:

@@ -180,26 +180,28 @@ def _kept_hits(
     return kept, empty | negated_sentences, set(named)
 
 
-TEXT_MATCH_SHARE = 0.6
-TEXT_MATCH_MIN_STEMS = 3
-
-
 def _text_hits(
     cq: CompiledQuestion, sentences: Sequence[Sentence], folded: str, wrong: set[int], have: dict[int, list[Hit]]
 ) -> None:
-    """A plain statement of a key point's own text always counts, in the candidate's synonyms too."""
+    """A plain statement of a key point's own text always counts, in the candidate's synonyms too.
+
+    A point's text is met when one sentence holds at least ``TEXT_MATCH_SHARE`` of its content stems (and
+    ``TEXT_MATCH_MIN_STEMS``), compared on lexicon-canonical stems.
+    """
     lex = lexicon()
     for s in sentences:
         if not s.claim or s.index in wrong:
             continue
-        canon = {lex.canonical(x) for x in s.stems}
-        for ci, stems in enumerate(cq.point_stems):
-            if ci in have or len(stems) < TEXT_MATCH_MIN_STEMS:
+        overlap: dict[int, int] = {}
+        for x in {lex.canonical(x) for x in s.stems}:
+            for ci in cq.point_index.get(x, ()):
+                overlap[ci] = overlap.get(ci, 0) + 1
+        for ci, n in overlap.items():
+            if ci in have or n < cq.point_need[ci]:
                 continue
-            if len(stems & canon) >= max(TEXT_MATCH_MIN_STEMS, TEXT_MATCH_SHARE * len(stems)):
-                if negated(folded, s, s.start, s.end, _negations(cq.owners[ci][1].text)):
-                    continue
-                have[ci] = [Hit(cq.owners[ci][1].text, s, s.start, s.end, "text")]
+            if negated(folded, s, s.start, s.end, _negations(cq.owners[ci][1].text)):
+                continue
+            have[ci] = [Hit(cq.owners[ci][1].text, s, s.start, s.end, "text")]
 
 
 def _negations(text: str) -> int:
