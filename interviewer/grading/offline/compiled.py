@@ -59,6 +59,8 @@ class CompiledQuestion:
     """Stems of its text a sentence must hold to state each key point (a huge number: never by text)."""
     background: frozenset[str]
     """Words of the prompt: restating them says nothing new."""
+    contrasts: frozenset[int]
+    """The lexicon's contrasts this question's own text names: the swaps checked in its answers."""
     subjects: frozenset[str]
     """Fact-sheet subjects the prompt names: the default for a sentence that names none."""
     concerns: dict[str, Dimension]
@@ -125,8 +127,19 @@ def _compile_question(question: Question) -> CompiledQuestion:
         ),
         background=background_words(prompts),
         subjects=facts().named(fold(question.prompt)),
+        contrasts=lexicon().relevant(fold(_own_text(question))),
         concerns={m.text: _concerned(question, f"{m.text} {m.correction}") for m in question.misconceptions},
     )
+
+
+def _own_text(question: Question) -> str:
+    """Everything the question itself says: prompt, key points and their aliases, misconceptions."""
+    parts = [question.prompt]
+    for _, kp in question.all_key_points():
+        parts += [kp.text, *kp.aliases]
+    for m in question.misconceptions:
+        parts += [m.text, m.correction, *m.aliases]
+    return "\n".join(parts)
 
 
 def _invert(sets: Sequence[frozenset[str]]) -> dict[str, tuple[int, ...]]:

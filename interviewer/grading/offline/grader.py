@@ -236,7 +236,7 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
     checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects)
     checked = _with_arithmetic(checked, figures, text)
-    swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded))
+    swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded, cq.contrasts))
     wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}
     wrong |= {c.figure.sentence for c in checked if c.verdict == "wrong"}
     per_sentence: dict[int, int] = {}

@@ -10,11 +10,14 @@ Contrasts.  A contrast names two concepts people confuse (MIG/MPS,
 prefill/decode...) and the properties that belong to each side only.  A
 clause that names one side, not the other, and claims a defining property of
 the other side is a swap: "MIG shares the SMs between processes" is wrong.
+A question is checked for the contrasts its own text (prompt, key points,
+misconceptions) names, which keeps scoring fast and the checks on topic.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -77,18 +80,28 @@ class CompiledLexicon:
                 head = stem(singles[0])
                 for word in singles[1:]:
                     self._canon.setdefault(stem(word), head)
-        contrasts = lexicon.contrasts if lexicon else []
-        self.contrasts = tuple(_compile_contrast(c) for c in contrasts)
-        phrases: list[tuple[str, list[str]]] = []
-        self._owners: list[tuple[int, int]] = []
-        """Concept key -> (contrast index, side index) for every defining phrase."""
-        for ci, contrast in enumerate(contrasts):
-            for si, side in enumerate(contrast.sides):
-                for phrase in side.defining:
-                    phrases.append((phrase, [phrase]))
-                    self._owners.append((ci, si))
-        self._defining = ConceptIndex(compile_concepts(phrases, strict=True))
-        self._any_side = _phrase_pattern([n for c in contrasts for side in c.sides for n in (side.name, *side.aliases)])
+        self.contrasts = tuple(_compile_contrast(c) for c in (lexicon.contrasts if lexicon else []))
+        self._finders: dict[frozenset[int], SwapFinder] = {}
+        self._lock = threading.Lock()
+
+    def relevant(self, folded: str) -> frozenset[int]:
+        """The contrasts either of whose sides ``folded`` (a question's own text) names."""
+        return frozenset(
+            i
+            for i, c in enumerate(self.contrasts)
+            if any(side.names is not None and side.names.search(folded) for side in c.sides)
+        )
+
+    def finder(self, contrasts: frozenset[int] | None = None) -> SwapFinder:
+        """A swap finder over these contrasts (all when None), compiled once and shared."""
+        key = frozenset(range(len(self.contrasts))) if contrasts is None else contrasts
+        with self._lock:
+            found = self._finders.get(key)
+        if found is None:
+            found = SwapFinder([(i, self.contrasts[i]) for i in sorted(key)])
+            with self._lock:
+                self._finders[key] = found
+        return found
 
     def variants(self, alias: str) -> list[str]:
         """Other wordings of ``alias``: each lexicon phrase in it swapped for each of its synonyms."""
@@ -112,28 +125,46 @@ class CompiledLexicon:
     def canonical(self, token_stem: str) -> str:
         return self._canon.get(token_stem, token_stem)
 
-    def swaps(self, sentences: Sequence[Sentence], text: str, folded: str) -> list[Swap]:
-        """Every clause that gives one side of a contrast the other side's defining property.
+    def swaps(
+        self, sentences: Sequence[Sentence], text: str, folded: str, contrasts: frozenset[int] | None = None
+    ) -> list[Swap]:
+        """Every clause that gives one side of a contrast the other side's defining property."""
+        return self.finder(contrasts).swaps(sentences, text, folded)
 
-        All defining phrases of all contrasts sit in one index, so an answer is scanned once.
-        """
-        if not self.contrasts or self._any_side is None:
+
+class SwapFinder:
+    """The defining phrases of some contrasts in one index, so an answer is scanned once."""
+
+    def __init__(self, contrasts: Sequence[tuple[int, CompiledContrast]]) -> None:
+        phrases: list[tuple[str, list[str]]] = []
+        self._owners: list[tuple[CompiledContrast, int]] = []
+        """Concept key -> (contrast, side index) for every defining phrase."""
+        for _, compiled in contrasts:
+            for si, side in enumerate(compiled.contrast.sides):
+                for phrase in side.defining:
+                    phrases.append((phrase, [phrase]))
+                    self._owners.append((compiled, si))
+        self._defining = ConceptIndex(compile_concepts(phrases, strict=True))
+        names = [n for _, c in contrasts for side in c.contrast.sides for n in (side.name, *side.aliases)]
+        self._any_side = _phrase_pattern(names)
+
+    def swaps(self, sentences: Sequence[Sentence], text: str, folded: str) -> list[Swap]:
+        if self._any_side is None:
             return []
         # Only a sentence that names a side of some contrast can swap them: skip the rest cheaply.
         naming = [s for s in sentences if self._any_side.search(folded, s.start, s.end)]
         found: list[Swap] = []
         seen: set[tuple[int, int]] = set()
         for key, hits in self._defining.find(naming, text, folded).items():
-            ci, owner_index = self._owners[key]
-            compiled = self.contrasts[ci]
+            compiled, owner_index = self._owners[key]
             owner, other = compiled.sides[owner_index], compiled.sides[1 - owner_index]
             for hit in hits:
-                if (ci, hit.sentence.index) in seen:
+                if (id(compiled), hit.sentence.index) in seen:
                     continue
                 swap = _swap_at(compiled, owner, other, hit.sentence, hit.start, hit.end, folded)
                 if swap is not None:
                     found.append(swap)
-                    seen.add((ci, hit.sentence.index))
+                    seen.add((id(compiled), hit.sentence.index))
                     break
         return found
 
