@@ -542,11 +542,13 @@ def check(
         pool: Sequence[Reference] = refs
         here: frozenset[str] = frozenset()
         sheet_refs: list[Reference] = []
+        sheet_ids: set[int] = set()
         if facts is not None:
             if fig.sentence not in named:
                 named[fig.sentence] = facts.named(folded, sentence.start, sentence.end)
             here = named[fig.sentence]
             sheet_refs = [r for sid in (here or default_subjects) for r in facts.refs.get(sid, ())]
+            sheet_ids = {id(r) for r in sheet_refs}  # by identity: comparing frozen dataclasses field by field is slow
             pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
         cands = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
         scored = [(c, r) for r in cands if (c := _closeness(r, fig, sentence, folded, cache)).score > 0]
@@ -567,8 +569,8 @@ def check(
             for c, r in scored
             if c.alias_gap is not None
             and c.alias_span is not None
-            and c.alias_gap <= (FACT_WRONG_MAX_GAP if r in sheet_refs else WRONG_MAX_GAP)
-            and (r not in sheet_refs or r.subject in here)
+            and c.alias_gap <= (FACT_WRONG_MAX_GAP if id(r) in sheet_ids else WRONG_MAX_GAP)
+            and (id(r) not in sheet_ids or r.subject in here)
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(r, fig)
         ]
