@@ -41,7 +41,13 @@ from interviewer.content.schema import DIMENSIONS, Case, Phase
 from interviewer.digest import SessionDigest
 from interviewer.report import build_report
 from interviewer.session import SessionError
-from interviewer.transcripts import FORMAT_VERSION, MAX_TRANSCRIPT_BYTES, SUFFIX, Transcript, TranscriptStore
+from interviewer.transcripts import (
+    FORMAT_VERSION,
+    MAX_TRANSCRIPT_BYTES,
+    Transcript,
+    TranscriptStore,
+    scan_transcript_files,
+)
 
 STORE_NAME = ".drills.json"
 STORE_VERSION = 1
@@ -499,22 +505,7 @@ class DrillStore:
 
     def _scan(self) -> dict[str, tuple[int, int]]:
         """Transcript files (name -> size, mtime) as ``TranscriptStore.files`` sees them: dotfiles are not sessions."""
-        found: dict[str, tuple[int, int]] = {}
-        try:
-            with os.scandir(self.root) as it:
-                for entry in it:
-                    if entry.name.startswith(".") or not entry.name.endswith(SUFFIX):
-                        continue
-                    try:
-                        if not entry.is_file():
-                            continue
-                        st = entry.stat()
-                    except OSError:
-                        continue
-                    found[entry.name] = (st.st_size, st.st_mtime_ns)
-        except (FileNotFoundError, NotADirectoryError):
-            return {}
-        return found
+        return {name: (st.size, st.mtime_ns) for name, st in scan_transcript_files(self.root).items()}
 
     def _digested(self) -> dict[str, list[Review]]:
         """Reviews by file name, from the summary index; a file it has no digest for is parsed here instead.

@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from interviewer.digest import Prompts, SessionDigest, digest
-from interviewer.transcripts import SUFFIX, Summary, Transcript, TranscriptError
+from interviewer.transcripts import Summary, Transcript, TranscriptError, scan_transcript_files
 
 log = logging.getLogger("interviewer.index")
 
@@ -124,22 +123,7 @@ class TranscriptIndex:
 
     def _scan(self) -> dict[str, _Stat]:
         """Name -> stat of every transcript file (the same files as ``TranscriptStore.files``)."""
-        found: dict[str, _Stat] = {}
-        try:
-            with os.scandir(self.root) as it:
-                for entry in it:
-                    if not entry.name.endswith(SUFFIX) or entry.name.startswith("."):
-                        continue
-                    try:
-                        if not entry.is_file():
-                            continue
-                        st = entry.stat()
-                    except OSError:
-                        continue  # vanished between listing and stat
-                    found[entry.name] = _Stat(st.st_size, st.st_mtime_ns, st.st_ino)
-        except FileNotFoundError:
-            return {}
-        return dict(sorted(found.items()))
+        return {name: _Stat(st.size, st.mtime_ns, st.ino) for name, st in scan_transcript_files(self.root).items()}
 
     @contextlib.contextmanager
     def _connect(self, path: Path | None) -> Iterator[sqlite3.Connection]:

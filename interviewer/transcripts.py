@@ -9,6 +9,7 @@ torn one.  A damaged or foreign file in the folder is reported and skipped.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -154,6 +155,37 @@ def new_id(case_id: str, when: datetime | None = None) -> str:
     """Sortable, unique, readable: ``20261122-0355-nvidia-inference-3fa2``."""
     stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{case_id}-{secrets.token_hex(2)}"
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """What tells a transcript file changed without reading it."""
+
+    size: int
+    mtime_ns: int
+    ino: int
+
+
+def scan_transcript_files(root: Path) -> dict[str, FileStat]:
+    """Name -> stat of every transcript file in ``root``, sorted by name; dotfiles (the index, the drill
+    store) are not sessions.  A missing folder has none; a file that vanishes between listing and stat is
+    skipped.  The one scan the summary index and the drill store share."""
+    found: dict[str, FileStat] = {}
+    try:
+        with os.scandir(root) as it:
+            for entry in it:
+                if entry.name.startswith(".") or not entry.name.endswith(SUFFIX):
+                    continue
+                try:
+                    if not entry.is_file():
+                        continue
+                    st = entry.stat()
+                except OSError:
+                    continue
+                found[entry.name] = FileStat(st.st_size, st.st_mtime_ns, st.st_ino)
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    return dict(sorted(found.items()))
 
 
 class TranscriptStore:
