@@ -1,7 +1,7 @@
 """Shared checks for shipped content: load a built-in case, the copy check used against the seeds,
 the shape every question must have (and a bank's stricter bounds), and one table of vendor figures.
 
-The seeds are authoring material in ``../shared/seeds/``, outside the repository, so the tests never
+The seeds are authoring material kept outside the repository (beside the clone), so the tests never
 read them: what they need (question counts, each seed question's topic) is recorded in
 ``tests/fixtures/seed_facts.yaml``.  ``benchmarks/check_seeds.py`` re-extracts those facts from the
 seeds and runs the copy check against them where the seeds are present.
