@@ -18,6 +18,9 @@ COLORS = {"mechanism": "blue", "tradeoff": "magenta", "numbers": "green", "failu
 LETTERS = {"mechanism": "M", "tradeoff": "T", "numbers": "N", "failure_modes": "F"}
 """Markers when there is no colour (a pipe, NO_COLOR): the lines are told apart by letter."""
 MAX_TICKS = 8
+MAX_POINTS = 240
+"""Points per line at most: a terminal is a few hundred dots wide, so thousands of sessions are drawn as the
+means of consecutive runs of sessions (the line looks the same; plotting costs a fraction)."""
 MIN_POINTS = 2
 """Sessions needed for a plot: one session is a point, not a line over time."""
 
@@ -34,6 +37,19 @@ def tick_positions(count: int, most: int = MAX_TICKS) -> list[int]:
     return sorted({1 + round(i * step) for i in range(most)})
 
 
+def thinned(points: list[tuple[int, float]], most: int = MAX_POINTS) -> list[tuple[float, float]]:
+    """At most ``most`` points: each the mean position and mean score of a run of consecutive points."""
+    if len(points) <= most:
+        return [(float(x), v) for x, v in points]
+    size = len(points) / most
+    out: list[tuple[float, float]] = []
+    for i in range(most):
+        run = points[round(i * size) : round((i + 1) * size)]
+        if run:
+            out.append((sum(x for x, _ in run) / len(run), sum(v for _, v in run) / len(run)))
+    return out
+
+
 def draw(
     plt: Any, progress: Progress, title: str = "Scores per dimension (0-4) by session", *, letters: bool = False
 ) -> None:
@@ -42,7 +58,8 @@ def draw(
     plt.title(title)
     xs = list(range(1, len(progress.sessions) + 1))
     for dim in DIMENSIONS:
-        points = [(x, v) for x, s in enumerate(progress.sessions, start=1) if (v := s.averages.get(dim)) is not None]
+        scored = [(x, v) for x, s in enumerate(progress.sessions, start=1) if (v := s.averages.get(dim)) is not None]
+        points = thinned(scored)
         if points:
             plt.plot([x for x, _ in points], [v for _, v in points], label=DIMENSION_TITLES[dim],
                      color=COLORS[dim], marker=LETTERS[dim] if letters else "braille")
