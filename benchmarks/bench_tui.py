@@ -218,14 +218,14 @@ sys.path.insert(0, {root!r})
 from pathlib import Path
 from interviewer.config import Settings
 from interviewer.transcripts import TranscriptStore
-from interviewer.tui.app import create_app
+from interviewer.tui.app import Environment, create_app
 from interviewer.tui.start import Run
 from tests.tui_fakes import ScriptedGrader, make_grade, mini_library
 
 chunks = ["word%d " % i for i in range({chunks})]   # one chunk every 10 ms
 grader = ScriptedGrader([make_grade(50)], chunks=chunks, chunk_delay=0.01)
 settings = Settings(transcripts_dir=Path({tmp!r}), offline=True)
-create_app(settings, mini_library(), grader, TranscriptStore(Path({tmp!r})), start=Run("mini")).run()
+create_app(Environment(settings, mini_library(), grader, TranscriptStore(Path({tmp!r}))), start=Run("mini")).run()
 """
 
 

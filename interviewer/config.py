@@ -29,6 +29,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from interviewer import paths
+from interviewer.errors import UserError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,8 +55,10 @@ FLAG_FIELDS = {
 """argparse destinations that are settings, and the field each one sets."""
 
 
-class SettingsError(Exception):
-    """A config problem, reported as one line naming the file, field, variable or flag."""
+class SettingsError(UserError):
+    """A config problem, reported as one line naming the file, field, variable or flag (exit code 2)."""
+
+    default_code = 2
 
 
 class Settings(BaseSettings):

@@ -257,7 +257,10 @@ def test_every_command_module_registers_itself() -> None:
     assert "interviewer.commands.content" in modules and "interviewer.commands.calc" in modules
     assert not any(m.rsplit(".", 1)[1].startswith("_") for m in modules)
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    registered = {parser.get_default("handler").__module__ for parser in sub.choices.values()}
+    registered = {
+        (parser.get_default("handler") or parser.get_default("app_handler")).__module__
+        for parser in sub.choices.values()
+    }
     assert registered == set(modules)
 
 
@@ -296,6 +299,7 @@ def test_settings_are_resolved_once_and_passed(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import interviewer.cli as cli
+    import interviewer.config as config
     from interviewer.config import load_settings
 
     calls = []
@@ -304,7 +308,7 @@ def test_settings_are_resolved_once_and_passed(
         calls.append(args)
         return load_settings(args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(cli, "load_settings", counting)
+    monkeypatch.setattr(config, "load_settings", counting)
     assert cli.main(["cases", "--cases-dir", CASES]) == 0
     assert len(calls) == 1
     assert not hasattr(calls[0], "_settings")

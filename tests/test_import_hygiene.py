@@ -57,3 +57,18 @@ def test_no_textual_import_statement_outside_tui() -> None:
         and any(line.lstrip().startswith(("import textual", "from textual")) for line in p.read_text().splitlines())
     ]
     assert offenders == [], offenders
+
+
+def test_the_first_frame_needs_no_pydantic() -> None:
+    """Paint first: parsing the command line, the app and its first screens load neither pydantic nor yaml.
+
+    ``interviewer`` and ``interviewer run`` draw their first frame before the
+    settings, the case files and the grader are loaded (in the app's worker).
+    """
+    modules = _loaded_after(
+        "from interviewer.cli import build_parser\n"
+        "build_parser().parse_args(['run', 'mini'])\n"
+        "import interviewer.tui.app, interviewer.tui.screens.frame, interviewer.tui.screens.home"
+    )
+    heavy = {m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_settings", "yaml", "openai", "fsrs")}
+    assert heavy == set()

@@ -21,9 +21,10 @@ from textual.widgets._footer import FooterKey
 
 from interviewer.config import Settings
 from interviewer.transcripts import Transcript, TranscriptStore
-from interviewer.tui.app import Deferred
+from interviewer.tui.app import Deferred, Environment, create_app
 from interviewer.tui.screens.brief import BriefScreen
 from interviewer.tui.screens.confirm import ConfirmScreen
+from interviewer.tui.screens.frame import SessionFrame
 from interviewer.tui.screens.home import HomeScreen
 from interviewer.tui.screens.report import phases_content, time_content, went_over
 from interviewer.tui.screens.session import SessionScreen
@@ -71,14 +72,7 @@ def editor_of(pilot: Pilot[int]) -> TextArea:
 
 async def test_home_paints_before_the_library_loads_then_fills_in(tmp_path: Path) -> None:
     gate = threading.Event()
-    library = tui_fakes.mini_library()
-
-    def slow_library() -> object:
-        gate.wait(timeout=10)
-        return library
-
-    app = build_app(tmp_path / "t", ScriptedGrader([make_grade()]), deferred=True)
-    app._deferred_library = Deferred(slow_library)  # type: ignore[arg-type]
+    app = build_app(tmp_path / "t", ScriptedGrader([make_grade()]), deferred=True, gate=gate)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         home = app.screen
@@ -100,29 +94,39 @@ async def test_home_paints_before_the_library_loads_then_fills_in(tmp_path: Path
         assert isinstance(app.screen, StartScreen)
 
 
-async def test_run_paints_the_session_frame_first_then_attaches_the_session(tmp_path: Path) -> None:
+async def test_run_paints_the_session_frame_first_then_swaps_in_the_session(tmp_path: Path) -> None:
     gate = threading.Event()
-    grader = ScriptedGrader([make_grade()])
-
-    def slow_grader() -> object:
-        gate.wait(timeout=10)
-        return grader
-
-    app = build_app(tmp_path / "t", grader, start=Run("mini"), deferred=True)
-    app._deferred_grader = Deferred(slow_grader)  # type: ignore[arg-type]
+    app = build_app(tmp_path / "t", ScriptedGrader([make_grade()]), start=Run("mini"), deferred=True, gate=gate)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        frame = screen_of(pilot)
+        frame = app.screen
+        assert isinstance(frame, SessionFrame)
         text = visible_text(frame)
         assert "Loading the case…" in text and "Phase --:--" in text and "Total --:--" in text
+        titles = [frame.query_one(f"#{pane}").border_title for pane in ("conversation", "editor", "feedback")]
+        assert titles == ["Interview", "Your answer", "Feedback"]  # the session's shape from the first paint
         assert frame.query_one("#editor", TextArea).read_only
         await pilot.press("ctrl+s")  # nothing to act on yet: no crash, no session
-        assert not frame.check_action("submit", ())
+        assert app.screen is frame and not app.ready
         gate.set()
         await settle(pilot)
-        assert screen_of(pilot) is frame
-        assert "How big is the KV cache per token" in visible_text(frame)
-        assert "Phase 02:00" in visible_text(frame)
+        session = screen_of(pilot)
+        assert "How big is the KV cache per token" in visible_text(session)
+        assert "Phase 02:00" in visible_text(session)
+        assert [type(s).__name__ for s in app.screen_stack] == ["HomeScreen", "SessionScreen"]
+
+
+async def test_a_settings_problem_found_after_the_first_paint_exits_with_its_one_line(tmp_path: Path) -> None:
+    from interviewer.config import SettingsError
+
+    def bad_settings() -> Environment:
+        raise SettingsError("INTERVIEWER_READ_TIMEOUT: Input should be a valid number")
+
+    app = create_app(Deferred(bad_settings), start=Run("mini"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+    assert app.return_code == 2 and app.startup_code == 2
+    assert app.startup_error == "INTERVIEWER_READ_TIMEOUT: Input should be a valid number"
 
 
 async def test_unknown_case_in_the_deferred_path_exits_with_the_one_line_error(tmp_path: Path) -> None:

@@ -43,14 +43,14 @@ import sys
 from pathlib import Path
 from interviewer.config import Settings
 from interviewer.transcripts import TranscriptStore
-from interviewer.tui.app import create_app
+from interviewer.tui.app import Environment, create_app
 from interviewer.tui.start import Run
 from tests.tui_fakes import ScriptedGrader, make_grade, mini_library
 
 folder = Path(sys.argv[1])
 settings = Settings(transcripts_dir=folder, offline=True)
 grader = ScriptedGrader([make_grade(50, follow_up="And why?", follow_up_dimension="numbers")])
-app = create_app(settings, mini_library(), grader, TranscriptStore(folder), start=Run("mini"))
+app = create_app(Environment(settings, mini_library(), grader, TranscriptStore(folder)), start=Run("mini"))
 app.run()
 print("CLEAN-EXIT", flush=True)
 """

@@ -28,7 +28,7 @@ from interviewer.content.schema import DIMENSIONS
 from interviewer.followup import Probe
 from interviewer.grading.types import ChunkCallback, DimensionScore, Grade, GradeRequest, NumberCheck
 from interviewer.transcripts import PhaseRecord, Transcript, TranscriptStore, Turn
-from interviewer.tui.app import Deferred, InterviewerApp, create_app
+from interviewer.tui.app import Deferred, Environment, InterviewerApp, create_app
 from interviewer.tui.start import StartSpec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,22 +196,23 @@ def build_app(
     library: Library | None = None,
     deferred: bool = False,
     settings: Settings | None = None,
+    gate: threading.Event | None = None,
 ) -> InterviewerApp:
     """The real app, built by the real factory, with test collaborators.
 
-    ``deferred`` hands the library and the grader over as loaders, as the CLI
-    does in a terminal: the first screen paints before they exist.
+    ``deferred`` hands the environment over as a loader, as the CLI does in a
+    terminal: the first screen paints before it exists.  With a ``gate``, the
+    loader waits for it to be set, so a test can look at the app mid-load.
     """
     settings = settings or Settings(transcripts_dir=transcripts, offline=True, phase_timeout=phase_timeout)
-    lib = library or mini_library()
-    return create_app(
-        settings,
-        Deferred(lambda: lib) if deferred else lib,
-        Deferred(lambda: grader) if deferred else grader,
-        TranscriptStore(transcripts),
-        clock=clock or FakeClock(),
-        start=start,
-    )
+    env = Environment(settings, library or mini_library(), grader, TranscriptStore(transcripts))
+
+    def load() -> Environment:
+        if gate is not None and not gate.wait(timeout=10):
+            raise TimeoutError("the test never opened the loading gate")
+        return env
+
+    return create_app(Deferred(load) if deferred else env, clock=clock or FakeClock(), start=start)
 
 
 async def settle(pilot: Any, rounds: int = 3) -> None:

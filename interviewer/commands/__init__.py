@@ -6,9 +6,17 @@ names start with ``_`` are helpers.  An import error in a command module
 propagates: a broken command is a loud failure, never a silently missing one.
 
 This package imports nothing from ``interviewer.cli``: the CLI imports the
-commands, not the other way round.  Textual and the network client are
-imported inside the handlers that need them, so ``--help`` and the offline
-commands start without them.
+commands, not the other way round.
+
+Registering a command costs only argparse: command modules import the domain
+(pydantic, the content, the graders) inside their handlers, never at the top.
+That is what lets ``interviewer`` paint its first frame before pydantic is
+loaded, and ``--help`` answer without it.  Two kinds of command:
+
+- ``add_command``: the handler gets the settings, resolved once by the CLI.
+- ``add_app_command``: the commands that open the app get a function that
+  resolves the settings, and call it in the app's loading worker, after the
+  first paint.
 """
 
 from __future__ import annotations
@@ -20,20 +28,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from interviewer.errors import UserError
+
 if TYPE_CHECKING:
     from interviewer.config import Settings
 
 SubParsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 Handler: TypeAlias = "Callable[[argparse.Namespace, Settings], int]"
 """A command: the parsed flags and the settings resolved once for this run, to an exit code."""
+AppHandler: TypeAlias = "Callable[[argparse.Namespace, Callable[[], Settings]], int]"
+"""A command that opens the app: the parsed flags and how to resolve the settings once it has painted."""
 
 
-class CommandError(Exception):
-    """A failure to report as one line on stderr, with an exit code."""
-
-    def __init__(self, message: str, code: int = 1):
-        self.code = code
-        super().__init__(message)
+class CommandError(UserError):
+    """A command's failure, reported as one line on stderr; exit code 1 unless given (2 for usage)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -61,6 +69,14 @@ def add_command(sub: SubParsers, name: str, handler: Handler, help: str) -> argp
     parser = sub.add_parser(name, help=help, description=help)
     add_common_options(parser)
     parser.set_defaults(handler=handler)
+    return parser
+
+
+def add_app_command(sub: SubParsers, name: str, handler: AppHandler, help: str) -> argparse.ArgumentParser:
+    """Add a subcommand that opens the app: it resolves the settings itself, after the first paint."""
+    parser = sub.add_parser(name, help=help, description=help)
+    add_common_options(parser)
+    parser.set_defaults(handler=None, app_handler=handler)
     return parser
 
 

@@ -1,20 +1,29 @@
-"""Helpers shared by subcommands: the content library, the store and the grader, all from one ``Settings``."""
+"""Helpers shared by subcommands: the content library, the store and the grader, all from one ``Settings``.
+
+Each helper imports what it builds when it is called: command modules import
+this one at registration, which must cost only argparse (see ``commands``).
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from interviewer.commands import CommandError
-from interviewer.config import Settings
-from interviewer.content.loader import Library, load_library
-from interviewer.content.schema import Case, Question
-from interviewer.grading.policy import FallbackGrader, build_grader
-from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
-from interviewer.transcripts import TranscriptStore
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+    from interviewer.content.loader import Library
+    from interviewer.content.schema import Case, Question
+    from interviewer.grading.policy import FallbackGrader
+    from interviewer.transcripts import TranscriptStore
 
 
 def load_library_for(settings: Settings, *, quiet: bool = False) -> Library:
     """Load built-in cases plus ``--cases-dir``; report problems as one line each on stderr."""
+    from interviewer.content.loader import load_library
+    from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+
     case_dirs = [builtin_cases_dir()]
     rubric_dirs = [builtin_rubrics_dir()]
     if settings.cases_dir is not None:
@@ -47,9 +56,13 @@ def find_question(case: Case, question_id: str) -> Question:
 
 def store_for(settings: Settings) -> TranscriptStore:
     """The transcript folder the settings name."""
+    from interviewer.transcripts import TranscriptStore
+
     return TranscriptStore(settings.transcripts_dir)
 
 
 def grader_for(settings: Settings) -> FallbackGrader:
     """The configured grader: the model behind the endpoint with the offline fallback, or offline only."""
+    from interviewer.grading.policy import build_grader
+
     return build_grader(settings)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from interviewer import estimators
 from interviewer.commands import CommandError, Handler, Parser, SubParsers, add_common_options
-from interviewer.config import Settings
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
 
 
 def register(sub: SubParsers) -> None:

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from interviewer.commands import CommandError, SubParsers, add_command
 from interviewer.commands._common import grader_for, load_library_for
-from interviewer.config import PLACEHOLDER_KEY, Settings
-from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS
-from interviewer.grading.types import SessionGrader
+from interviewer.dimensions import DIMENSION_TITLES, DIMENSIONS
 
 if TYPE_CHECKING:
     from interviewer.calibration_report import Outcome
+    from interviewer.config import Settings
+    from interviewer.grading.types import SessionGrader
 
 NO_ENDPOINT = ("no endpoint configured (--base-url or INTERVIEWER_BASE_URL; --offline is set or none is): "
                "reporting the offline grader alone")
@@ -166,6 +166,8 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
 
 def redact(text: str, settings: Settings) -> str:
     """The last guard: the key never leaves in output or the saved file, even if some reason echoed it."""
+    from interviewer.config import PLACEHOLDER_KEY
+
     key = settings.api_key.get_secret_value() if settings.api_key else None
     if key and key != PLACEHOLDER_KEY:
         text = text.replace(key, "[redacted]")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from interviewer.commands import CommandError, SubParsers, add_command
-from interviewer.config import Settings
-from interviewer.grading.llm.check import NOT_CONFIGURED, run_check
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
 
 
 def register(sub: SubParsers) -> None:
@@ -22,6 +24,8 @@ def register(sub: SubParsers) -> None:
 
 
 def check(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.grading.llm.check import NOT_CONFIGURED, run_check
+
     if not settings.base_url:
         raise CommandError(NOT_CONFIGURED, code=2)
     if settings.offline:

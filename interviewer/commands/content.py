@@ -6,22 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from interviewer.commands import SubParsers, add_command
 from interviewer.commands._common import load_library_for
-from interviewer.config import Settings
-from interviewer.content.loader import (
-    ContentError,
-    Problem,
-    case_reference_problems,
-    is_rubric_file,
-    load_case,
-    load_facts,
-    load_lexicon,
-    load_rubric,
-    shared_kind,
-    yaml_files,
-)
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+    from interviewer.content.loader import Problem
 
 
 def register(sub: SubParsers) -> None:
@@ -33,6 +25,18 @@ def register(sub: SubParsers) -> None:
 
 def validate(args: argparse.Namespace, settings: Settings) -> int:
     """Check each file and print every problem in one pass: schema errors and what the file refers to."""
+    from interviewer.content.loader import (
+        ContentError,
+        case_reference_problems,
+        is_rubric_file,
+        load_case,
+        load_facts,
+        load_lexicon,
+        load_rubric,
+        shared_kind,
+        yaml_files,
+    )
+
     files = yaml_files(args.paths)
     missing = [p for p in args.paths if not p.exists()]
     for path in missing:
@@ -100,12 +104,4 @@ def list_cases(args: argparse.Namespace, settings: Settings) -> int:
         for q in questions:
             first = q.prompt.splitlines()[0] if q.prompt else ""
             print(f"    {q.id}: {first[:100]}")
-    return 0
-    for row in rows:
-        print(
-            f"{row['id']}  [{row['kind']}]  {row['title']}  ({row['minutes']:g} min, {len(row['questions'])} questions)"
-        )
-        for q in row["questions"]:
-            first = q["prompt"].splitlines()[0] if q["prompt"] else ""
-            print(f"    {q['id']}: {first[:100]}")
     return 0

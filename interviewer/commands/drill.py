@@ -9,14 +9,17 @@ The drill itself is an ordinary session opened the way ``run`` opens one.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from interviewer.commands import CommandError, SubParsers, add_command
 from interviewer.commands._common import load_library_for
-from interviewer.commands.app import _open
-from interviewer.config import Settings
-from interviewer.content.schema import DIMENSIONS
-from interviewer.drills import DEFAULT_COUNT, MAX_COUNT, DrillError, DrillStore, plan_drill, when_text
+from interviewer.commands.app import open_app
+from interviewer.dimensions import DIMENSIONS
+from interviewer.drill_size import DEFAULT_COUNT, MAX_COUNT
 from interviewer.tui.start import Drill
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
 
 
 def register(sub: SubParsers) -> None:
@@ -31,6 +34,8 @@ def register(sub: SubParsers) -> None:
 
 
 def drill(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.drills import DrillError, DrillStore, plan_drill, when_text
+
     if args.dimension is not None and args.dimension not in DIMENSIONS:
         raise CommandError(f"--dimension: unknown dimension {args.dimension!r} (known: {', '.join(DIMENSIONS)})",
                            code=2)
@@ -62,4 +67,4 @@ def drill(args: argparse.Namespace, settings: Settings) -> int:
         for qid in plan.question_ids:
             print(f"  {qid}{'  (new)' if qid in plan.new_ids else ''}")
         return 0
-    return _open(settings, Drill(plan.case.id, tuple(plan.question_ids), args.minutes))
+    return open_app(lambda: settings, Drill(plan.case.id, tuple(plan.question_ids), args.minutes))

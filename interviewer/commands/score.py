@@ -6,14 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from interviewer.answers import MAX_ANSWER_CHARS, AnswerError, decode_answer
 from interviewer.commands import CommandError, SubParsers, add_command
 from interviewer.commands._common import find_case, find_question, grader_for, load_library_for
-from interviewer.config import Settings
-from interviewer.export import grade_markdown
-from interviewer.followup import choose_probe
-from interviewer.grading.types import GradeRequest
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
 
 
 def register(sub: SubParsers) -> None:
@@ -47,6 +47,10 @@ def read_answer(path: Path | None) -> str:
 
 
 def score(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.export import grade_markdown
+    from interviewer.followup import choose_probe
+    from interviewer.grading.types import GradeRequest
+
     lib = load_library_for(settings)
     case = find_case(lib, args.case)
     question = find_question(case, args.question)

@@ -8,17 +8,16 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interviewer.commands import CommandError, SubParsers, add_command
 from interviewer.commands._common import find_case, grader_for, load_library_for, store_for
-from interviewer.config import Settings
-from interviewer.content.schema import Case, Rubric
-from interviewer.export import default_export_path, transcript_json, transcript_markdown, write_export
-from interviewer.grading.types import Grade, Grader
-from interviewer.progress import progress
-from interviewer.regrade import regrade
-from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore, Turn
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+    from interviewer.content.schema import Case, Rubric
+    from interviewer.grading.types import Grade, Grader
+    from interviewer.transcripts import Transcript, TranscriptStore, Turn
 
 
 def register(sub: SubParsers) -> None:
@@ -45,6 +44,8 @@ def register(sub: SubParsers) -> None:
 
 
 def _load(args: argparse.Namespace, settings: Settings) -> tuple[TranscriptStore, Transcript]:
+    from interviewer.transcripts import TranscriptError
+
     store = store_for(settings)
     try:
         return store, store.load(args.id)
@@ -53,6 +54,8 @@ def _load(args: argparse.Namespace, settings: Settings) -> tuple[TranscriptStore
 
 
 def list_transcripts(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.transcripts import TranscriptError
+
     store = store_for(settings)
     try:
         store.files()
@@ -79,6 +82,8 @@ def _case_or_none(settings: Settings, case_id: str) -> Case | None:
 
 
 def show(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.export import transcript_json, transcript_markdown
+
     _, transcript = _load(args, settings)
     if args.format == "json":
         sys.stdout.write(transcript_json(transcript) + "\n")
@@ -88,6 +93,9 @@ def show(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def export(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.export import default_export_path, write_export
+    from interviewer.transcripts import TranscriptError
+
     store, transcript = _load(args, settings)
     case = _case_or_none(settings, transcript.case_id) if args.format == "md" else None
     try:
@@ -102,6 +110,8 @@ def export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def regrade_cmd(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.transcripts import TranscriptError
+
     if bool(args.id) == bool(args.all):
         raise CommandError("regrade: give one transcript ID or --all", code=2)
     store = store_for(settings)
@@ -142,6 +152,8 @@ def regrade_cmd(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _resolve(store: TranscriptStore, ref: str) -> Path:
+    from interviewer.transcripts import TranscriptError
+
     try:
         return store.resolve(ref)
     except TranscriptError as exc:
@@ -152,6 +164,8 @@ def _regrade_one(
     transcript: Transcript, case: Case, rubric: Rubric, grader: Grader, store: TranscriptStore, *, quiet: bool
 ) -> dict[str, Any]:
     """Regrade one session, printing a line per answer unless ``quiet``; its JSON summary."""
+    from interviewer.regrade import regrade
+
     rows: list[dict[str, Any]] = []
 
     def report(turn: Turn, old: Grade | None, new: Grade) -> None:
@@ -181,15 +195,16 @@ def _regrade_one(
 
 
 def progress_cmd(args: argparse.Namespace, settings: Settings) -> int:
+    from interviewer.drills import DrillStore
+    from interviewer.progress import progress
+    from interviewer.progress_plot import progress_text
+
     if args.case:
         find_case(load_library_for(settings, quiet=True), args.case)
     digests, problems = store_for(settings).digests()  # through the summary index: no transcript parsed twice
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     result = progress([d for d in digests if not args.case or d.case_id == args.case])
-    from interviewer.drills import DrillStore
-    from interviewer.progress_plot import progress_text
-
     queue = DrillStore(settings.transcripts_dir).queue()
     if args.json:
         json.dump({**result.as_json(), "drill_queue": queue.as_json(args.case)}, sys.stdout, indent=2)

@@ -284,6 +284,16 @@ class Library:
     def rubric_for(self, case: Case) -> Rubric:
         return self.rubrics[case.rubric]
 
+    def unknown_case(self, case_id: str) -> str | None:
+        """None when ``case_id`` is loaded; otherwise the one line that says so and lists the known ids."""
+        if case_id in self.cases:
+            return None
+        known = ", ".join(sorted(self.cases)) or "none (check --cases-dir)"
+        broken = ""
+        if self.problems:
+            broken = f" ({len(self.problems)} problems loading content; see 'interviewer validate')"
+        return f"unknown case {case_id!r}; available: {known}{broken}"
+
 
 def load_library(case_dirs: Sequence[Path], rubric_dirs: Sequence[Path], *, builtin_count: int = 1) -> Library:
     """Load rubrics and cases.  The first ``builtin_count`` case dirs are the built-in ones.

@@ -13,16 +13,11 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from interviewer.dimensions import DIMENSION_TITLES as DIMENSION_TITLES  # re-exported: the schema's vocabulary
+from interviewer.dimensions import DIMENSIONS as DIMENSIONS
+from interviewer.dimensions import Dimension as Dimension
 from interviewer.grading.offline.units import is_known_unit, unknown_unit_message
 
-Dimension = Literal["mechanism", "tradeoff", "numbers", "failure_modes"]
-DIMENSIONS: tuple[Dimension, ...] = ("mechanism", "tradeoff", "numbers", "failure_modes")
-DIMENSION_TITLES: dict[str, str] = {
-    "mechanism": "Mechanism",
-    "tradeoff": "Tradeoff",
-    "numbers": "Numbers",
-    "failure_modes": "Failure modes",
-}
 LEVELS = (0, 1, 2, 3, 4)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")

@@ -1,16 +1,19 @@
 """The Textual app and its factory.
 
-``create_app`` is the one way to build the app: the CLI calls it with the
-real settings and store and with ``Deferred`` loaders for the library and the
-grader; the tests call it with a scripted grader, a temp store and a fake
-clock.  So the tests drive exactly the app people run.  The app itself only
-navigates between screens; the screens render and dispatch, and the core
-(``Session``, ``TranscriptStore``, the grader) decides.
+``create_app`` is the one way to build the app: the CLI calls it with a
+``Deferred`` environment (settings, library, grader and store, built in a
+worker); the tests call it with a ready ``Environment`` holding a scripted
+grader, a temp store and a fake clock.  So the tests drive exactly the app
+people run.  The app itself only navigates between screens; the screens
+render and dispatch, and the core (``Session``, ``TranscriptStore``, the
+grader) decides.
 
-Paint first, load after: with deferred loaders the first screen (home, or the
-session screen's frame for ``run``) is drawn before the case library is read
-and the grader is built; a thread worker loads them after the first refresh
-and the screens fill in when ``Loaded`` arrives.
+Paint first, load after: with a deferred environment the first frame (the
+home screen, or a session frame for ``run``) is drawn before pydantic, the
+settings, the case library and the grader are loaded.  So this module and the
+first screens import the domain only where they use it, never at the top;
+a thread worker loads the environment after the first refresh and the screens
+fill in when ``Loaded`` arrives.
 
 A running session is never taken down by a bug in a widget: an exception in
 an action or in a session widget's handler is caught, the session is saved,
@@ -24,36 +27,28 @@ import signal
 import time
 import traceback
 from collections.abc import Callable, Coroutine, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from interviewer.content.loader import Library
-from interviewer.grading.types import SessionGrader
-from interviewer.session import Clock, Session, SessionError
-from interviewer.transcripts import Transcript, TranscriptError, TranscriptStore
 from interviewer.tui.messages import Loaded, LoadFailed
 from interviewer.tui.screens.help import HelpScreen
 from interviewer.tui.screens.home import HomeScreen
-from interviewer.tui.start import Drill, Home, Resume, Review, Run, StartSpec
+from interviewer.tui.start import Deferred, Drill, Environment, Home, Resume, Review, Run, StartSpec
 
 if TYPE_CHECKING:
     from interviewer.config import Settings
+    from interviewer.content.loader import Library
+    from interviewer.grading.types import SessionGrader
+    from interviewer.session import Clock, Session
+    from interviewer.transcripts import Transcript, TranscriptStore
     from interviewer.tui.screens.session import SessionScreen
 
-T_co = TypeVar("T_co", covariant=True)
-
-
-@dataclass(frozen=True)
-class Deferred(Generic[T_co]):
-    """Something slow to build (the library, the grader): the app calls ``load`` in a worker after the first paint."""
-
-    load: Callable[[], T_co]
+__all__ = ["Deferred", "Environment", "InterviewerApp", "create_app"]
 
 
 class InterviewerApp(App[int]):
@@ -69,34 +64,47 @@ class InterviewerApp(App[int]):
 
     def __init__(
         self,
-        settings: Settings,
-        library: Library | Deferred[Library],
-        grader: SessionGrader | Deferred[SessionGrader],
-        store: TranscriptStore,
+        env: Environment | Deferred[Environment],
         *,
         clock: Clock = time.monotonic,
         start: StartSpec | None = None,
     ) -> None:
         super().__init__()
-        self.settings = settings
-        self._deferred_library = library if isinstance(library, Deferred) else None
-        self._deferred_grader = grader if isinstance(grader, Deferred) else None
-        self.library: Library = Library() if isinstance(library, Deferred) else library
-        """Empty until a deferred library has loaded (``ready``)."""
-        self._grader: SessionGrader | None = None if isinstance(grader, Deferred) else grader
-        self.store = store
+        self._deferred = env if isinstance(env, Deferred) else None
+        self._env: Environment | None = env if isinstance(env, Environment) else None
         self.clock = clock
         self.start: StartSpec = start or Home()
-        self.ready = self._deferred_library is None and self._deferred_grader is None
-        """The library and the grader are loaded."""
         self.startup_error: str | None = None
         """Why the app gave up before it could start (e.g. an unknown case id); the CLI prints it."""
+        self.startup_code = 1
+        """The exit code that goes with ``startup_error`` (2 for a usage or settings problem)."""
+
+    @property
+    def ready(self) -> bool:
+        """The environment (settings, library, grader, store) is loaded."""
+        return self._env is not None
+
+    @property
+    def env(self) -> Environment:
+        if self._env is None:
+            raise RuntimeError("the cases and the grader are still loading")
+        return self._env
+
+    @property
+    def settings(self) -> Settings:
+        return self.env.settings
+
+    @property
+    def library(self) -> Library:
+        return self.env.library
+
+    @property
+    def store(self) -> TranscriptStore:
+        return self.env.store
 
     @property
     def grader(self) -> SessionGrader:
-        if self._grader is None:
-            raise RuntimeError("the grader is still loading")
-        return self._grader
+        return self.env.grader
 
     def get_default_screen(self) -> Screen[None]:
         return HomeScreen()
@@ -105,9 +113,9 @@ class InterviewerApp(App[int]):
         self._install_signal_handlers()
         if not self.ready:
             if isinstance(self.start, Run):
-                from interviewer.tui.screens.session import SessionScreen
+                from interviewer.tui.screens.frame import SessionFrame
 
-                self.push_screen(SessionScreen(None, None))  # the frame now; the session once loaded
+                self.push_screen(SessionFrame())  # the session's frame now; the session once loaded
             self.call_after_refresh(self._load)
             return
         self._open_start()
@@ -126,60 +134,60 @@ class InterviewerApp(App[int]):
     # ------------------------------------------------------------------ loading
 
     def _load(self) -> None:
-        self._load_worker(self._deferred_library, self._deferred_grader)
+        if self._deferred is not None:
+            self._load_worker(self._deferred)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="loading cases")
-    def _load_worker(self, library: Deferred[Library] | None, grader: Deferred[SessionGrader] | None) -> None:
+    def _load_worker(self, deferred: Deferred[Environment]) -> None:
+        from interviewer.errors import UserError
+
         try:
-            loaded_library = library.load() if library is not None else self.library
-            loaded_grader = grader.load() if grader is not None else self.grader
-        except Exception as exc:  # a config or content problem: say it in one line, keep the app
+            env = deferred.load()
+        except Exception as exc:  # a config or content problem: say it in one line, then leave the screen
             lines = str(exc).strip().splitlines()
-            self.post_message(LoadFailed(lines[0] if lines else type(exc).__name__))
+            code = exc.code if isinstance(exc, UserError) else 1
+            self.post_message(LoadFailed(lines[0] if lines else type(exc).__name__, code))
             return
-        self.post_message(Loaded(loaded_library, loaded_grader))
+        self.post_message(Loaded(env))
 
     def on_loaded(self, message: Loaded) -> None:
-        self.library = message.library
-        self._grader = message.grader
-        self.ready = True
+        self._env = message.env
         for screen in self.screen_stack:
             ready = getattr(screen, "library_ready", None)
             if callable(ready):
                 ready()
         start = self.start
-        if isinstance(start, Run) and start.case_id not in self.library.cases:
-            known = ", ".join(sorted(self.library.cases)) or "none (check --cases-dir)"
-            broken = (f" ({len(self.library.problems)} problems loading content; see 'interviewer validate')"
-                      if self.library.problems else "")
-            self.startup_error = f"unknown case {start.case_id!r}; available: {known}{broken}"
+        unknown = self.library.unknown_case(start.case_id) if isinstance(start, Run) else None
+        if unknown is not None:
+            self.startup_error = unknown
+            self.startup_code = 2
             self.exit(2, return_code=2)
             return
         if isinstance(start, Run):
+            from interviewer.tui.screens.frame import SessionFrame
             from interviewer.tui.screens.session import SessionScreen
 
-            frame = self.screen if isinstance(self.screen, SessionScreen) else None
             session = self._new_session(start)
-            if session is None:
-                if frame is not None:
+            if isinstance(self.screen, SessionFrame):
+                if session is None:
                     self.pop_screen()
-                return
-            if frame is not None and frame.attachable:
-                frame.attach(session, self.grader)
-            else:
+                else:
+                    self.switch_screen(SessionScreen(session, self.grader))
+            elif session is not None:
                 self.push_screen(SessionScreen(session, self.grader))
             return
         self._open_start()
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.startup_error = message.reason
-        self.exit(1, return_code=1)
+        self.startup_code = message.code
+        self.exit(message.code, return_code=message.code)
 
     # ------------------------------------------------------------------ status
 
     def grader_status(self) -> str:
         """One line saying what grades answers (``describe()`` when the grader has it)."""
-        if self._grader is None:
+        if not self.ready:
             return "loading…"
         describe = getattr(self.grader, "describe", None)
         if callable(describe):
@@ -197,6 +205,8 @@ class InterviewerApp(App[int]):
             self.push_screen(SessionScreen(session, self.grader))
 
     def _new_session(self, run: Run) -> Session | None:
+        from interviewer.session import Session
+
         case = self.library.cases.get(run.case_id)
         if case is None:
             known = ", ".join(sorted(self.library.cases)) or "none"
@@ -218,6 +228,7 @@ class InterviewerApp(App[int]):
     def start_drill(self, drill: Drill) -> None:
         """Start a drill: a normal session (timed, saved, resumable) over a one-phase sub-case."""
         from interviewer.drills import drill_case
+        from interviewer.session import Session
         from interviewer.tui.screens.session import SessionScreen
 
         case = self.library.cases.get(drill.case_id)
@@ -277,6 +288,7 @@ class InterviewerApp(App[int]):
                         severity="error", markup=False)
             return
         from interviewer.drills import case_for
+        from interviewer.session import Session
 
         session = self._session_or_none(
             "Could not resume",
@@ -308,6 +320,8 @@ class InterviewerApp(App[int]):
 
     def _transcript_or_none(self, load: Callable[[], Transcript]) -> Transcript | None:
         """Run ``load``; when the transcript cannot be read, say why and return None."""
+        from interviewer.transcripts import TranscriptError
+
         try:
             return load()
         except TranscriptError as exc:
@@ -316,6 +330,8 @@ class InterviewerApp(App[int]):
 
     def _session_or_none(self, failure: str, make: Callable[[], Session]) -> Session | None:
         """Run ``make`` (start or resume); when it fails, say ``failure: why`` and return None."""
+        from interviewer.session import SessionError
+
         try:
             return make()
         except (SessionError, OSError, KeyError) as exc:

@@ -12,12 +12,10 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from interviewer.grading.types import Grade
-from interviewer.transcripts import Summary, Transcript
-
-if TYPE_CHECKING:
-    from interviewer.content.loader import Library
-    from interviewer.grading.types import SessionGrader
+if TYPE_CHECKING:  # the messages only carry these: importing them here would load pydantic before the first paint
+    from interviewer.grading.types import Grade
+    from interviewer.transcripts import Summary, Transcript
+    from interviewer.tui.start import Environment
 
 
 class GradeStarted(Message):
@@ -99,20 +97,20 @@ class TranscriptsListed(Message):
 
 
 class Loaded(Message):
-    """The case library and the grader are ready (loaded in a worker after the first paint)."""
+    """The settings, the case library, the grader and the store are ready (loaded in a worker after the first paint)."""
 
-    def __init__(self, library: Library, grader: SessionGrader) -> None:
+    def __init__(self, env: Environment) -> None:
         super().__init__()
-        self.library = library
-        self.grader = grader
+        self.env = env
 
 
 class LoadFailed(Message):
-    """Loading the library or building the grader failed; ``reason`` is one line."""
+    """Loading the environment failed; ``reason`` is one line, ``code`` the exit code to end on."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, code: int = 1) -> None:
         super().__init__()
         self.reason = reason
+        self.code = code
 
 
 class EndpointChecked(Message):

@@ -1,9 +1,40 @@
-"""What the app opens on.  Plain data, so the CLI can describe a start without importing Textual."""
+"""What the app is given and what it opens on.
+
+Plain data with no runtime imports, so the CLI can describe a start without
+importing Textual, and the app can be drawn before pydantic, the case
+library or the grader are loaded (they arrive later as an ``Environment``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+    from interviewer.content.loader import Library
+    from interviewer.grading.types import SessionGrader
+    from interviewer.transcripts import TranscriptStore
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Everything the app works with, built from the settings: slow to build, so it can come ``Deferred``."""
+
+    settings: Settings
+    library: Library
+    grader: SessionGrader
+    store: TranscriptStore
+
+
+@dataclass(frozen=True)
+class Deferred(Generic[T_co]):
+    """Something slow to build: the app calls ``load`` in a worker after its first frame is painted."""
+
+    load: Callable[[], T_co]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ worker has probed it, so neither delays the first frame.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,13 +17,15 @@ from textual.content import Content
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from interviewer.content.schema import Case
-from interviewer.transcripts import Summary
 from interviewer.tui.formatting import first_line, overall_content, started_label
 from interviewer.tui.messages import EndpointChecked, TranscriptsListed
 from interviewer.tui.screens.base import TranscriptListScreen
 from interviewer.tui.start import Run
 from interviewer.tui.widgets.drills_due import DrillsDue
+
+if TYPE_CHECKING:  # the first screen painted: the domain is imported only once it has loaded (see tui.app)
+    from interviewer.content.schema import Case
+    from interviewer.transcripts import Summary
 
 RECENT = 8
 """How many recent sessions the home screen lists (the review screen has them all)."""
@@ -101,7 +105,6 @@ class HomeScreen(TranscriptListScreen):
         self.query_one("#side-pane").border_title = "Sessions"
         self.query_one("#resume", Static).display = False
         self.query_one("#cases", OptionList).focus()
-        self._show_calibration()
         if self.iapp.ready:
             self._fill_cases()
         else:
@@ -117,9 +120,12 @@ class HomeScreen(TranscriptListScreen):
         if cases.option_count:
             cases.highlighted = 0  # as when composed with its options: Enter starts the first case
         self._fill_cases()
+        if self.app.screen is self:  # the folder is known now; under a session, it is listed when home is shown again
+            self.reload()
         self.refresh_bindings()
 
     def _fill_cases(self) -> None:
+        self._show_calibration()
         cases = self.query_one("#cases", OptionList)
         if not cases.option_count:
             cases.add_option(Option(Content("No cases found. Check the cases folder (interviewer cases)."),

@@ -17,7 +17,7 @@ from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
 from interviewer.report import QuestionReview, Report, TurnScore, build_report, dimension_title
 from interviewer.transcripts import Transcript, TranscriptStore
 from interviewer.tui.formatting import overall_content, score_bar
-from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
+from interviewer.tui.screens.exporting import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 
 LABEL_WIDTH = 16
 

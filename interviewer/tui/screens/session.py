@@ -17,9 +17,8 @@ follow-up are shown, the session is in a grading wait (its clocks stopped,
 the wait counted as grading time).  ctrl+f moves on without waiting: the
 grade is finished in the background and the next question is asked.
 
-The screen can be shown before the session exists (``SessionScreen(None,
-None)``): the frame paints at once and ``attach`` fills it in once the
-library has loaded.
+``interviewer run`` paints ``SessionFrame`` (same layout, no machinery) before
+the session exists; the app swaps this screen in once the library has loaded.
 """
 
 from __future__ import annotations
@@ -77,15 +76,14 @@ class SessionScreen(Screen[None]):
         Binding("ctrl+g", "next_phase", "Next phase", tooltip="Leave this phase and move on"),
         Binding("ctrl+r", "finish", "Finish", tooltip="End the interview and see the report"),
     ]
-    SESSION_ACTIONS = frozenset({"submit", "brief", "background", "hint", "pause", "skip", "next_phase", "finish"})
     draft_quiet = DRAFT_QUIET
     draft_max_age = DRAFT_MAX_AGE
     draft_clock: Callable[[], float] = staticmethod(time.monotonic)
     """Real time for the draft debounce (the session clock may be scaled or faked); tests replace it."""
 
-    def __init__(self, session: Session | None, grader: SessionGrader | None) -> None:
+    def __init__(self, session: Session, grader: SessionGrader) -> None:
         super().__init__()
-        self._session = session
+        self.session = session
         self.grader = grader
         self.grading: int | None = None
         """Id of the turn being graded now, if any."""
@@ -95,7 +93,6 @@ class SessionScreen(Screen[None]):
         self._ticks = 0
         self._finish_after_grading = False
         self._left = False
-        self._mounted = False
         self._editor: TextArea | None = None
         """Kept so the draft can still be read while the screen is being taken down."""
         self._typed_at: float | None = None
@@ -103,20 +100,9 @@ class SessionScreen(Screen[None]):
         self._unsaved_since: float | None = None
 
     @property
-    def session(self) -> Session:
-        if self._session is None:
-            raise SessionError("the session is still loading")
-        return self._session
-
-    @property
-    def attachable(self) -> bool:
-        """A frame painted before the library loaded, waiting for its session."""
-        return self._session is None
-
-    @property
     def running(self) -> bool:
         """A session is shown and has not finished: there is something to save."""
-        return self._session is not None and not self._session.finished and not self._left
+        return not self.session.finished and not self._left
 
     async def _dispatch_message(self, message: Message) -> None:
         # A bug in a handler of this screen must not end the interview (see InterviewerApp.recover).
@@ -138,28 +124,10 @@ class SessionScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._mounted = True
         editor = self._editor = self.query_one("#editor", TextArea)
         editor.border_title = "Your answer"
         self.query_one("#conversation", Conversation).border_title = "Interview"
         editor.focus()
-        if self._session is None:
-            self.query_one("#phase-clock", Countdown).placeholder()
-            self.query_one("#total-clock", Countdown).placeholder()
-            self.query_one("#banner", Static).display = False
-            editor.read_only = True
-            return
-        self._begin()
-
-    def attach(self, session: Session, grader: SessionGrader) -> None:
-        """Show ``session`` in a frame that was painted before it existed."""
-        self._session = session
-        self.grader = grader
-        if self._mounted:
-            self._begin()
-
-    def _begin(self) -> None:
-        editor = self.query_one("#editor", TextArea)
         draft = self.session.transcript.draft
         if draft and not editor.text:
             editor.load_text(draft)
@@ -185,11 +153,11 @@ class SessionScreen(Screen[None]):
 
     def save_now(self) -> bool:
         """Save the draft and the clock now (quit, signals, errors, phase changes); False if it failed."""
-        if self._session is None or self._session.finished:
+        if self.session.finished:
             return True
         try:
             if not (self._editor is not None and self._save_draft()):
-                self._session.checkpoint()
+                self.session.checkpoint()
         except OSError:
             return False
         return True
@@ -202,9 +170,9 @@ class SessionScreen(Screen[None]):
 
     @on(TextArea.Changed, "#editor")
     def _editor_changed(self, event: TextArea.Changed) -> None:
-        if self._session is None or self._session.finished:
+        if self.session.finished:
             return
-        if event.text_area.text == (self._session.transcript.draft or ""):
+        if event.text_area.text == (self.session.transcript.draft or ""):
             return  # a load or clear that matches what is saved
         now = self.draft_clock()
         self._typed_at = now
@@ -226,8 +194,6 @@ class SessionScreen(Screen[None]):
 
     def refresh_view(self) -> None:
         """Bring every widget in line with the session."""
-        if self._session is None:
-            return
         session = self.session
         transcript = session.transcript
         index = min(transcript.phase_index, len(transcript.phases) - 1)
@@ -254,8 +220,6 @@ class SessionScreen(Screen[None]):
         self.refresh_bindings()
 
     def _refresh_clocks(self) -> None:
-        if self._session is None:
-            return
         self.query_one("#phase-clock", Countdown).show(self.session.phase_countdown())
         self.query_one("#total-clock", Countdown).show(self.session.total_countdown())
 
@@ -291,7 +255,7 @@ class SessionScreen(Screen[None]):
 
     def tick(self) -> None:
         """Once a second: let the session apply its timeout rule, update the clocks, checkpoint now and then."""
-        if self._left or self._session is None:
+        if self._left:
             return
         before = self.session.transcript.phase_index
         try:
@@ -352,8 +316,6 @@ class SessionScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.SESSION_ACTIONS and self._session is None:
-            return False  # the frame is up, the session is not: nothing to act on yet
         if action == "pause":
             return self.session.transcript.practice
         if action == "background":
@@ -518,8 +480,6 @@ class SessionScreen(Screen[None]):
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(name, help, action) triples the app adds to the command palette on this screen."""
-        if self._session is None:
-            return []
         commands = [
             ("Brief and deliverables", "The scenario, this phase's brief and the deliverables", "brief"),
             ("Show scenario", "Scroll the interview back to the scenario", "scenario"),

@@ -25,7 +25,7 @@ from interviewer.report import build_report
 from interviewer.transcripts import Transcript, TranscriptStore, Turn
 from interviewer.tui.formatting import overall_content, started_label
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
-from interviewer.tui.screens.base import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
+from interviewer.tui.screens.exporting import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
 from interviewer.tui.widgets.grade_view import GradeView
 from interviewer.tui.widgets.score_table import scores_content
 from interviewer.tui.workers import RegradeJob, in_daemon_thread, regrade_saved

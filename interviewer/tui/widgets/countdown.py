@@ -6,10 +6,13 @@ so themes and NO_COLOR decide how they look.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 from textual.widgets import Static
 
-from interviewer.session import Countdown as CountdownValue
+if TYPE_CHECKING:  # shown on the session frame painted before the domain loads (see tui.app)
+    from interviewer.session import Countdown as CountdownValue
 
 
 class Countdown(Static):

@@ -1,0 +1,46 @@
+"""The session's frame, painted by ``interviewer run`` before the session exists.
+
+It has the session screen's shape (the phase line, both countdowns at
+``--:--``, the interview pane, a read-only answer box, the feedback pane and
+the footer) but none of its machinery, so it needs nothing from the domain:
+the app draws it before pydantic, the library and the grader are loaded, and
+swaps in the real ``SessionScreen`` once they are (see ``tui.app``).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from interviewer.tui.widgets.countdown import Countdown
+from interviewer.tui.widgets.editor import AnswerEditor
+
+LOADING = "Loading the case…"
+
+
+class SessionFrame(Screen[None]):
+    """What ``run`` shows until the session is ready: the session screen's layout, with placeholders."""
+
+    CSS_PATH = "session.tcss"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="topbar"):
+            yield Static(Content.styled(LOADING, "italic"), id="where")
+            yield Countdown("Phase", id="phase-clock")
+            yield Countdown("Total", id="total-clock")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Static(id="conversation")
+                yield AnswerEditor(id="editor", read_only=True)
+            yield Static(id="feedback")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#conversation", Static).border_title = "Interview"
+        self.query_one("#editor", AnswerEditor).border_title = "Your answer"
+        self.query_one("#feedback", Static).border_title = "Feedback"
+        self.query_one("#phase-clock", Countdown).placeholder()
+        self.query_one("#total-clock", Countdown).placeholder()
