@@ -1,7 +1,7 @@
 """Agreement of a grader with labelled answers: can I trust my grader?
 
 ``grade_labelled`` runs any grader over a labelled set (one grade at a time,
-timing each, stoppable between grades) and ``summarize`` turns the results
+timing each, stoppable between grades) and ``agreement`` turns the results
 into the figures people compare: Spearman per dimension and overall, exact
 and within-one agreement, the fallback rate and its reasons, and median and
 p95 latency.  ``interviewer calibrate`` and ``benchmarks/bench_grading_quality.py``
@@ -39,7 +39,9 @@ class DimensionAgreement:
 
 
 @dataclass(frozen=True)
-class Summary:
+class Agreement:
+    """How one grader's scores agree with the labels over a set of answers, and how fast and how often it fell back."""
+
     n: int
     overall_spearman: float | None
     dimensions: dict[Dimension, DimensionAgreement]
@@ -77,7 +79,7 @@ def _rho(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     return spearman(xs, ys) if len(xs) >= 3 else None
 
 
-def summarize(results: Sequence[Result]) -> Summary:
+def agreement(results: Sequence[Result]) -> Agreement:
     dims: dict[Dimension, DimensionAgreement] = {}
     for dim in DIMENSIONS:
         pairs = [
@@ -94,7 +96,7 @@ def summarize(results: Sequence[Result]) -> Summary:
         )
     reasons = Counter(r.grade.fallback_reason for r in results if r.grade.fallback_reason)
     seconds = [r.seconds for r in results]
-    return Summary(
+    return Agreement(
         n=len(results),
         overall_spearman=_rho([r.grade.overall for r in results], [r.item.labels.overall for r in results]),
         dimensions=dims,
@@ -120,7 +122,7 @@ def quality_report(results: Sequence[Result]) -> dict[str, Any]:
         by_kind[r.item.kind].append(r)
     means = {k: _mean([r.grade.overall for r in rs]) for k, rs in sorted(by_kind.items())}
     excellent = means.get("excellent", 0.0) or 1.0
-    summary = summarize(results)
+    figures = agreement(results)
     wrong = by_kind.get("wrong", [])
     wrong_numbers = by_kind.get("wrong_numbers", []) + [
         r for r in by_kind.get("followup_wrong", []) if r.item.labels.numbers is not None
@@ -129,7 +131,7 @@ def quality_report(results: Sequence[Result]) -> dict[str, Any]:
     good_follow_ups = by_kind.get("followup_good", [])
     salad = by_kind.get("salad", []) + by_kind.get("negated_salad", [])
     targets = [
-        ("Spearman, overall vs label", summary.overall_spearman or 0.0, ">=", 0.85),
+        ("Spearman, overall vs label", figures.overall_spearman or 0.0, ">=", 0.85),
         ("paraphrase / excellent", means.get("paraphrase", 0.0) / excellent, ">=", 0.6),
         ("salad and negated salad / excellent", _mean([r.grade.overall for r in salad]) / excellent, "<=", 0.4),
         (
@@ -152,8 +154,8 @@ def quality_report(results: Sequence[Result]) -> dict[str, Any]:
         "questions": len({(r.item.case, r.item.question) for r in results}),
         "means": means,
         "spearman": {
-            "overall": summary.overall_spearman,
-            **{d: a.spearman for d, a in summary.dimensions.items()},
+            "overall": figures.overall_spearman,
+            **{d: a.spearman for d, a in figures.dimensions.items()},
         },
         "targets": [
             {"measure": name, "value": value, "op": op, "target": target, "ok": _meets(value, op, target)}

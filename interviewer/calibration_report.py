@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from interviewer.atomic import write_atomic
-from interviewer.calibration import Result, Summary, summarize
+from interviewer.calibration import Agreement, Result, agreement
 from interviewer.paths import user_data_dir
 
 MIN_ANSWERS = 10
@@ -48,17 +48,17 @@ RANK_RHO = 0.6
 RESULT_NAME = "calibration.json"
 
 
-def pooled(summary: Summary, field: str) -> float | None:
+def pooled(figures: Agreement, field: str) -> float | None:
     """Exact or within-one agreement over every labelled dimension score (each dimension weighted by its count)."""
-    total = sum(a.n for a in summary.dimensions.values())
+    total = sum(a.n for a in figures.dimensions.values())
     if not total:
         return None
-    return float(sum(getattr(a, field) * a.n for a in summary.dimensions.values())) / total
+    return float(sum(getattr(a, field) * a.n for a in figures.dimensions.values())) / total
 
 
 def figures(results: Sequence[Result], description: str) -> dict[str, Any]:
     """One grader's figures as JSON: what the table prints and the saved file keeps."""
-    s = summarize(results)
+    s = agreement(results)
     return {
         "grader": description,
         "answers": s.n,
