@@ -115,7 +115,7 @@ class InterviewerApp(App[int]):
             if isinstance(self.start, Run):
                 from interviewer.tui.screens.frame import SessionFrame
 
-                self.push_screen(SessionFrame())  # the session's frame now; the session once loaded
+                self.push_screen(SessionFrame())  # the session's frame now; the session once loaded (``on_loaded``)
             self.call_after_refresh(self._load)
             return
         self._open_start()

@@ -1,10 +1,11 @@
 """The session's frame, painted by ``interviewer run`` before the session exists.
 
 It has the session screen's shape (the phase line, both countdowns at
-``--:--``, the interview pane, a read-only answer box, the feedback pane and
-the footer) but none of its machinery, so it needs nothing from the domain:
-the app draws it before pydantic, the library and the grader are loaded, and
-swaps in the real ``SessionScreen`` once they are (see ``tui.app``).
+``--:--``, the interview pane, the answer box, the feedback pane and the
+footer) but none of its machinery, so it needs nothing from the domain and
+not even Textual's editor: the app draws it as its first screen, before
+pydantic, the library and the grader are loaded, and puts the home screen
+and the real ``SessionScreen`` in its place once they are (see ``tui.app``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from interviewer.tui.widgets.countdown import Countdown
-from interviewer.tui.widgets.editor import AnswerEditor
 
 LOADING = "Loading the case…"
 
@@ -34,13 +34,13 @@ class SessionFrame(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield Static(id="conversation")
-                yield AnswerEditor(id="editor", read_only=True)
+                yield Static(id="editor")  # not an editor yet: nothing can be typed before the session exists
             yield Static(id="feedback")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#conversation", Static).border_title = "Interview"
-        self.query_one("#editor", AnswerEditor).border_title = "Your answer"
+        self.query_one("#editor", Static).border_title = "Your answer"
         self.query_one("#feedback", Static).border_title = "Feedback"
         self.query_one("#phase-clock", Countdown).placeholder()
         self.query_one("#total-clock", Countdown).placeholder()
