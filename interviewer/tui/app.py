@@ -27,8 +27,8 @@ import signal
 import time
 import traceback
 from collections.abc import Callable, Coroutine, Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -50,13 +50,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Deferred", "Environment", "InterviewerApp", "create_app"]
 
+INTERVIEW = "interview"
+"""The app's mode after ``run`` painted its session frame alone: home at the bottom, the session on top."""
+
 
 class InterviewerApp(App[int]):
     """Navigation and shared state: settings, library, grader, store and clock."""
 
     TITLE = "interviewer"
-    CSS_PATH = ["app.tcss", "screens/home.tcss"]
-    """Pushed screens load their own CSS_PATH; the default (home) screen's must be loaded here."""
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "screens/home.tcss"]
+    """Pushed screens load their own CSS_PATH; the first screen's (home, or the session frame) must be loaded here."""
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),
@@ -69,11 +72,14 @@ class InterviewerApp(App[int]):
         clock: Clock = time.monotonic,
         start: StartSpec | None = None,
     ) -> None:
-        super().__init__()
+        start = start or Home()
+        frame_first = isinstance(start, Run) and isinstance(env, Deferred)
+        # The first screen's stylesheet must come with the app's: the session frame's, when it is painted alone.
+        super().__init__(css_path=[*self.CSS_PATH, "screens/session.tcss"] if frame_first else None)
         self._deferred = env if isinstance(env, Deferred) else None
         self._env: Environment | None = env if isinstance(env, Environment) else None
         self.clock = clock
-        self.start: StartSpec = start or Home()
+        self.start: StartSpec = start
         self.startup_error: str | None = None
         """Why the app gave up before it could start (e.g. an unknown case id); the CLI prints it."""
         self.startup_code = 1
@@ -107,15 +113,15 @@ class InterviewerApp(App[int]):
         return self.env.grader
 
     def get_default_screen(self) -> Screen[None]:
+        if isinstance(self.start, Run) and not self.ready:
+            from interviewer.tui.screens.frame import SessionFrame
+
+            return SessionFrame()  # the only screen until loaded; then the app moves to INTERVIEW (``on_loaded``)
         return HomeScreen()
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
         if not self.ready:
-            if isinstance(self.start, Run):
-                from interviewer.tui.screens.frame import SessionFrame
-
-                self.push_screen(SessionFrame())  # the session's frame now; the session once loaded (``on_loaded``)
             self.call_after_refresh(self._load)
             return
         self._open_start()
@@ -165,16 +171,13 @@ class InterviewerApp(App[int]):
             return
         if isinstance(start, Run):
             from interviewer.tui.screens.frame import SessionFrame
-            from interviewer.tui.screens.session import SessionScreen
 
-            session = self._new_session(start)
-            if isinstance(self.screen, SessionFrame):
-                if session is None:
-                    self.pop_screen()
-                else:
-                    self.switch_screen(SessionScreen(session, self.grader))
-            elif session is not None:
-                self.push_screen(SessionScreen(session, self.grader))
+            if isinstance(self.screen_stack[0], SessionFrame):
+                # The frame was painted alone, so that ``run`` shows its screen at once.  A stack's first screen
+                # cannot be replaced, so the app moves to a mode of its own whose first screen is home.
+                self.add_mode(INTERVIEW, HomeScreen)
+                self.switch_mode(INTERVIEW)
+            self.start_session(start)
             return
         self._open_start()
 
