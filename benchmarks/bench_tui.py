@@ -8,7 +8,10 @@ PYTHONPATH, so the tree under test is measured, not an installed copy.
 1. Start-up: time from spawning the process to its first painted frame, next
    to a bare Textual app with a Header and a Footer measured in the same run
    (interleaved, so machine load hits both alike).  Target: first paint at
-   most 1.2x the bare app.  Measured for the home screen (``interviewer``)
+   most 1.2x the bare app.  Also the CPU time each process had used when its
+   first frame was seen (``/proc/PID/stat``), which machine load moves far
+   less than wall time; for interviewer it includes whatever the loading
+   worker did before the frame was read, so it overstates a little.  Measured for the home screen (``interviewer``)
    and the session screen (``interviewer run mini``); "ready" is when the
    cases (or the first question) have filled in from the loading worker.
 2. ``interviewer --help`` against ``python -c pass``: the cost of the CLI alone.
