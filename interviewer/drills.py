@@ -15,7 +15,9 @@ a new session's reviews are applied to the cards, and a changed or removed
 file replays the questions it touches.  The transcripts stay the source of
 truth: a missing, corrupt or foreign store is rebuilt from them, and the
 scheduling is deterministic (no fuzzing), so a rebuilt store schedules
-exactly as the old one.
+exactly as the old one.  Cards are reviewed with ``fsrs_replay.Replayer``,
+FSRS's own arithmetic without the package's per-review overhead: a rebuild
+replays every graded answer ever given.
 
 A drill asks the due questions (most overdue first) and then, after them, at
 most ``NEW_PER_DRILL`` questions of the same case never answered before, so
@@ -32,57 +34,45 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from itertools import pairwise
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from fsrs import Card, Rating, Scheduler
+import jiter
+from fsrs import Card, Scheduler
 
 from interviewer.content.schema import DIMENSIONS, Case, Phase
-from interviewer.digest import SessionDigest
+from interviewer.drill_reviews import (
+    RATING_RULE,
+    FileReviews,
+    Review,
+    digest_reviews,
+    file_reviews,
+    question_key,
+    utc,
+)
+from interviewer.drill_reviews import rating_from as rating_from  # re-exported: the rule drills are scheduled by
+from interviewer.drill_size import DEFAULT_COUNT, MAX_COUNT
+from interviewer.fsrs_replay import Replayer
 from interviewer.report import build_report
 from interviewer.session import SessionError
 from interviewer.transcripts import (
-    FORMAT_VERSION,
     MAX_TRANSCRIPT_BYTES,
+    SUFFIX,
     Transcript,
     TranscriptStore,
     scan_transcript_files,
 )
 
 STORE_NAME = ".drills.json"
-STORE_VERSION = 1
-DEFAULT_COUNT = 5
-"""Questions in a drill unless ``--count`` says otherwise."""
-MAX_COUNT = 50
+STORE_VERSION = 2
+"""Version 2 keeps each file's reviews as one JSON text, decoded only when that file changes."""
 NEW_PER_DRILL = 2
 """Never-answered questions added to one drill, after the due ones."""
 WEAK_SCORE = 3
 """With ``--dimension D`` a due question is drilled when its last score on D is below this (0-4)."""
 DRILL_PHASE_ID = "drill"
-
-RATING_RULE = (
-    "A question's rating is taken from its latest main-answer grade: Again when its weakest dimension "
-    "scored 0 or 1 or its overall is below 40; Hard when the overall is below 60; Good when the overall "
-    "is below 85 or the weakest dimension scored 2; Easy otherwise (overall 85+ and every dimension 3+)."
-)
-
-
-def rating_from(overall: int, scores: Mapping[str, int]) -> Rating:
-    """The FSRS rating of one graded answer (see ``RATING_RULE``).
-
-    The weakest dimension counts as well as the overall because a polished
-    answer with no failure modes at all is exactly the gap a drill should
-    bring back soon, and an average would hide it.
-    """
-    weakest = min(scores.values()) if scores else 0
-    if weakest <= 1 or overall < 40:
-        return Rating.Again
-    if overall < 60:
-        return Rating.Hard
-    if overall < 85 or weakest == 2:
-        return Rating.Good
-    return Rating.Easy
-
 
 def scheduler() -> Scheduler:
     """FSRS with day-sized steps and no fuzzing.
@@ -95,119 +85,15 @@ def scheduler() -> Scheduler:
     return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False, maximum_interval=365)
 
 
-# --------------------------------------------------------------------------- reviews and cards
+# --------------------------------------------------------------------------- cards
 
 
-@dataclass(frozen=True)
-class Review:
-    """One graded main answer: the question, when (the session's start), and what the grade said."""
+def new_card(key: str, first: datetime) -> Card:
+    """A question's card before its first review (at ``first``).
 
-    case_id: str
-    question_id: str
-    at: datetime
-    """UTC."""
-    overall: int
-    scores: dict[str, int]
-    transcript_id: str
-
-    @property
-    def key(self) -> str:
-        return question_key(self.case_id, self.question_id)
-
-    @property
-    def rating(self) -> Rating:
-        return rating_from(self.overall, self.scores)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "case": self.case_id,
-            "question": self.question_id,
-            "at": self.at.isoformat(),
-            "overall": self.overall,
-            "scores": self.scores,
-            "transcript": self.transcript_id,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Review:
-        """Raises ``ValueError``/``KeyError``/``TypeError`` on anything malformed (the store is then rebuilt)."""
-        scores = data["scores"]
-        if not isinstance(scores, dict) or not all(k in DIMENSIONS and isinstance(v, int) for k, v in scores.items()):
-            raise ValueError("bad scores")
-        return cls(
-            case_id=str(data["case"]),
-            question_id=str(data["question"]),
-            at=_utc(datetime.fromisoformat(data["at"])),
-            overall=int(data["overall"]),
-            scores={str(k): int(v) for k, v in scores.items()},
-            transcript_id=str(data["transcript"]),
-        )
-
-
-def question_key(case_id: str, question_id: str) -> str:
-    """Question ids are unique within a case, so a card is keyed by both."""
-    return f"{case_id}/{question_id}"
-
-
-def _utc(when: datetime) -> datetime:
-    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
-
-
-def reviews_in(data: Any) -> list[Review]:
-    """The reviews in one parsed transcript: the latest graded main answer of each question.
-
-    Works on the raw JSON (no model validation): the store is rebuilt over
-    every transcript and this is most of the cost.
+    A fixed card id: ``Card()`` without one reads the clock and sleeps a millisecond to stay unique.
     """
-    if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-        return []
-    turns, case_id, tid = data.get("turns"), data.get("case_id"), data.get("id")
-    if not isinstance(turns, list) or not isinstance(case_id, str) or not isinstance(tid, str):
-        return []
-    try:
-        at = _utc(datetime.fromisoformat(str(data.get("started"))))
-    except ValueError:
-        return []
-    latest: dict[str, Review] = {}
-    for turn in turns:
-        if not isinstance(turn, dict) or turn.get("kind", "question") != "question":
-            continue
-        grade, qid = turn.get("grade"), turn.get("question_id")
-        if not isinstance(grade, dict) or not isinstance(qid, str):
-            continue
-        overall, dims = grade.get("overall"), grade.get("dimensions")
-        if not isinstance(overall, int) or not isinstance(dims, dict):
-            continue
-        scores: dict[str, int] = {
-            d: s["score"] for d in DIMENSIONS if isinstance(s := dims.get(d), dict) and isinstance(s.get("score"), int)
-        }
-        latest[qid] = Review(case_id, qid, at, overall, scores, tid)
-    return list(latest.values())
-
-
-def reviews_of_digest(digest: SessionDigest) -> list[Review]:
-    """The reviews in a session's digest from the summary index: the same as ``reviews_in`` on its file."""
-    try:
-        at = _utc(datetime.fromisoformat(digest.started))
-    except ValueError:
-        return []
-    return [
-        Review(digest.case_id, q.question_id, at, q.main.overall,
-               {d: q.main.scores[d] for d in DIMENSIONS if d in q.main.scores}, digest.id)
-        for q in digest.questions
-        if q.main is not None
-    ]
-
-
-def replay(reviews: Sequence[Review], sched: Scheduler | None = None) -> Card:
-    """The FSRS card after ``reviews`` (oldest first) of one question."""
-    sched = sched or scheduler()
-    first = reviews[0]
-    # A fixed card id: Card() without one reads the clock and sleeps a millisecond to stay unique.
-    card = Card(card_id=zlib.crc32(first.key.encode()), due=first.at)
-    for review in reviews:
-        card, _ = sched.review_card(card, review.rating, review.at)
-    return card
+    return Card(card_id=zlib.crc32(key.encode()), due=first)
 
 
 # --------------------------------------------------------------------------- the queue
@@ -337,61 +223,46 @@ class _Question:
     @classmethod
     def from_json(cls, data: Any) -> _Question:
         card = Card.from_dict(data["card"])
-        card.due = _utc(card.due)
+        card.due = utc(card.due)
         if card.last_review is not None:
-            card.last_review = _utc(card.last_review)
+            card.last_review = utc(card.last_review)
         return cls(card, int(data["reviews"]), Review.from_json(data["last"]))
 
 
 @dataclass
 class _File:
-    """One transcript file as last seen: its size and mtime, and its reviews (decoded only when needed).
+    """One transcript file as last seen: its size and mtime, and its reviews as ``FileReviews.as_text``
+    ("" for none).
 
-    Every review of a file shares its case, transcript and time, so they are
-    kept once, and each review is ``[question id, overall, [4 scores or null]]``:
-    the store stays small enough to read on every look at the queue.
+    The text is decoded only when the file changes or goes: reading the store on every look at the queue
+    then costs one string per file, not a few dozen numbers per file (ten thousand files).
     """
 
     size: int
     mtime_ns: int
-    case_id: str = ""
-    transcript_id: str = ""
-    at: str = ""
-    raw: list[Any] = field(default_factory=list)
+    text: str = ""
 
     @classmethod
-    def of(cls, size: int, mtime_ns: int, reviews: Sequence[Review]) -> _File:
-        if not reviews:
-            return cls(size, mtime_ns)
-        first = reviews[0]
-        raw = [[r.question_id, r.overall, [r.scores.get(d) for d in DIMENSIONS]] for r in reviews]
-        return cls(size, mtime_ns, first.case_id, first.transcript_id, first.at.isoformat(), raw)
+    def of(cls, size: int, mtime_ns: int, reviews: FileReviews | None) -> _File:
+        return cls(size, mtime_ns, reviews.as_text() if reviews else "")
 
-    def keys(self) -> set[str]:
-        return {question_key(self.case_id, str(r[0])) for r in self.raw}
+    def reviews(self) -> FileReviews | None:
+        """Raises ``ValueError``/``TypeError`` on anything malformed (the store is then rebuilt)."""
+        return FileReviews.from_text(self.text) if self.text else None
 
-    def reviews(self) -> list[Review]:
-        if not self.raw:
-            return []
-        at = _utc(datetime.fromisoformat(self.at))
-        out = []
-        for qid, overall, scores in self.raw:
-            if len(scores) != len(DIMENSIONS):
-                raise ValueError("a review needs one score (or null) per dimension")
-            dims: dict[str, int] = {d: int(v) for d, v in zip(DIMENSIONS, scores, strict=True) if v is not None}
-            out.append(Review(self.case_id, str(qid), at, int(overall), dims, self.transcript_id))
-        return out
+    def keys(self) -> list[str]:
+        reviews = self.reviews()
+        return reviews.keys() if reviews else []
 
-    def as_json(self) -> dict[str, Any]:
-        return {"size": self.size, "mtime_ns": self.mtime_ns, "case": self.case_id,
-                "transcript": self.transcript_id, "at": self.at, "reviews": self.raw}
+    def as_json(self) -> list[Any]:
+        return [self.size, self.mtime_ns, self.text]
 
     @classmethod
     def from_json(cls, data: Any) -> _File:
-        if not isinstance(data["reviews"], list):
-            raise ValueError("reviews is not a list")
-        return cls(int(data["size"]), int(data["mtime_ns"]), str(data["case"]), str(data["transcript"]),
-                   str(data["at"]), data["reviews"])
+        size, mtime_ns, text = data
+        if not isinstance(size, int) or not isinstance(mtime_ns, int) or not isinstance(text, str):
+            raise ValueError("a file entry is [size, mtime_ns, reviews text]")
+        return cls(size, mtime_ns, text)
 
 
 class StoreCorrupt(Exception):
@@ -427,7 +298,7 @@ class DrillStore:
 
     def queue(self, now: datetime | None = None) -> Queue:
         """The schedule as of ``now`` (default: the current time), after bringing the store up to date."""
-        now = _utc(now or datetime.now(timezone.utc))
+        now = utc(now or datetime.now(timezone.utc))
         files, questions = self._read()
         try:
             changed = self._refresh(files, questions)
@@ -439,7 +310,7 @@ class DrillStore:
             self._write(files, questions)
         queue = Queue(now)
         for key, q in questions.items():
-            queue.items[key] = Item(q.last.case_id, q.last.question_id, _utc(q.card.due), q.reviews, q.last)
+            queue.items[key] = Item(q.last.case_id, q.last.question_id, utc(q.card.due), q.reviews, q.last)
         return queue
 
     # ------------------------------------------------------------------ internals
@@ -450,10 +321,10 @@ class DrillStore:
         self.parsed = 0
         changed = False
         replay_keys: set[str] = set()
-        appended: list[Review] = []
+        added: list[FileReviews] = []
         try:
             for name in set(files) - set(current):
-                replay_keys |= files.pop(name).keys()
+                replay_keys.update(files.pop(name).keys())
                 changed = True
             stale = [
                 name for name, (size, mtime_ns) in current.items()
@@ -471,32 +342,20 @@ class DrillStore:
                 changed = True
                 files[name] = _File.of(size, mtime_ns, reviews)
                 if old is None:
-                    appended += reviews
+                    if reviews:
+                        added.append(reviews)
                 else:  # a regrade or a session still running: its earlier reviews may have changed
-                    replay_keys |= old.keys() | {r.key for r in reviews}
-            sched = scheduler()
-            for review in sorted(appended, key=lambda r: (r.at, r.transcript_id)):
-                q = questions.get(review.key)
-                if review.key in replay_keys:
-                    continue
-                if q is None:
-                    questions[review.key] = _Question(replay([review], sched), 1, review)
-                elif (review.at, review.transcript_id) > (q.last.at, q.last.transcript_id):
-                    card, _ = sched.review_card(q.card, review.rating, review.at)
-                    questions[review.key] = _Question(card, q.reviews + 1, review)
-                else:
-                    replay_keys.add(review.key)
+                    replay_keys.update(old.keys(), reviews.keys() if reviews else [])
+            replayer = Replayer(scheduler())
+            appended, ties = _by_key(added)
+            for key, new in appended.items():
+                if key not in replay_keys and not _append(questions, key, new, ties, replayer):
+                    replay_keys.add(key)
             if replay_keys:
-                by_key: dict[str, list[Review]] = {}
-                for entry in files.values():
-                    if entry.keys() & replay_keys:
-                        for review in entry.reviews():
-                            if review.key in replay_keys:
-                                by_key.setdefault(review.key, []).append(review)
+                history, _ = _by_key([r for entry in files.values() if (r := entry.reviews())], replay_keys)
                 for key in replay_keys:
-                    history = sorted(by_key.get(key, []), key=lambda r: (r.at, r.transcript_id))
-                    if history:
-                        questions[key] = _Question(replay(history, sched), len(history), history[-1])
+                    if key in history:
+                        questions[key] = _replayed(key, history[key], replayer)
                     else:
                         questions.pop(key, None)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -507,11 +366,11 @@ class DrillStore:
         """Transcript files (name -> size, mtime) as ``TranscriptStore.files`` sees them: dotfiles are not sessions."""
         return {name: (st.size, st.mtime_ns) for name, st in scan_transcript_files(self.root).items()}
 
-    def _digested(self) -> dict[str, list[Review]]:
+    def _digested(self) -> dict[str, FileReviews | None]:
         """Reviews by file name, from the summary index; a file it has no digest for is parsed here instead.
 
         Only an index that exists is used: building one from nothing parses every transcript in full,
-        which is slower than reading the few fields needed here (``reviews_in``).
+        which is slower than reading the few fields needed here (``file_reviews``).
         """
         from interviewer.index import INDEX_NAME
 
@@ -522,16 +381,16 @@ class DrillStore:
             digests, _ = store.digests()
         except Exception:  # the index only saves parsing: whatever goes wrong there, parse the files here
             return {}
-        return {store.path_for(d.id).name: reviews_of_digest(d) for d in digests}
+        return {f"{d.id}{SUFFIX}": digest_reviews(d) for d in digests}  # the name ``store.path_for`` gives
 
-    def _parse(self, path: Path) -> list[Review]:
+    def _parse(self, path: Path) -> FileReviews | None:
         """A file's reviews; an unreadable or foreign file has none (the transcript commands report it)."""
         try:
             if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
-                return []
-            return reviews_in(json.loads(path.read_bytes()))
+                return None
+            return file_reviews(json.loads(path.read_bytes()))
         except (OSError, ValueError):
-            return []
+            return None
 
     def _read(self) -> tuple[dict[str, _File], dict[str, _Question]]:
         self.rebuilt = None
@@ -544,7 +403,7 @@ class DrillStore:
             self.rebuilt = f"unreadable: {exc.strerror or exc}"
             return {}, {}
         try:
-            data = json.loads(raw)
+            data = jiter.from_json(raw)
             if not isinstance(data, dict) or data.get("version") != STORE_VERSION:
                 raise ValueError("not a drill store of this version")
             files = {str(name): _File.from_json(entry) for name, entry in data["files"].items()}
@@ -578,6 +437,47 @@ class DrillStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+_order = attrgetter("at", "transcript_id")
+"""Reviews are applied in session-start order, sessions started together in transcript-id order."""
+
+Reviewed = list[tuple[FileReviews, int]]
+"""One question's reviews, oldest first: each a file's reviews and the question's place in them."""
+
+
+def _by_key(files: list[FileReviews], keys: set[str] | None = None) -> tuple[dict[str, Reviewed], bool]:
+    """Each question's reviews in ``files`` (only ``keys``, when given), and whether two of the files share a
+    start and a transcript id (copies of one session), so that their reviews are not in a strict order."""
+    files = sorted(files, key=_order)  # stable: files that tie keep their order
+    out: dict[str, Reviewed] = {}
+    for reviews in files:
+        for i, key in enumerate(reviews.keys()):
+            if keys is None or key in keys:
+                out.setdefault(key, []).append((reviews, i))
+    return out, any(_order(a) == _order(b) for a, b in pairwise(files))
+
+
+def _append(questions: dict[str, _Question], key: str, new: Reviewed, ties: bool, replayer: Replayer) -> bool:
+    """Review ``key``'s card with the reviews of new files when each is later than every review before it
+    (the usual case: new sessions); False, and nothing changed, when the question needs a replay instead."""
+    q = questions.get(key)
+    if q is not None and _order(new[0][0]) <= (q.last.at, q.last.transcript_id):
+        return False
+    if ties and any(_order(a) == _order(b) for (a, _), (b, _) in pairwise(new)):
+        return False
+    card = q.card if q is not None else new_card(key, new[0][0].at)
+    card = replayer.replay(card, [(reviews.rating(i), reviews.at) for reviews, i in new])
+    last, i = new[-1]
+    questions[key] = _Question(card, (q.reviews if q is not None else 0) + len(new), last.review(i))
+    return True
+
+
+def _replayed(key: str, history: Reviewed, replayer: Replayer) -> _Question:
+    """A question's card from scratch, from every review of it (oldest first)."""
+    card = replayer.replay(new_card(key, history[0][0].at), [(reviews.rating(i), reviews.at) for reviews, i in history])
+    last, i = history[-1]
+    return _Question(card, len(history), last.review(i))
 
 
 # --------------------------------------------------------------------------- planning a drill

@@ -4,8 +4,10 @@ The JSON transcripts stay the source of truth.  ``<transcripts_dir>/.index.sqlit
 (sqlite3 from the standard library) holds one row per transcript file: what a
 listing shows (id, case, start, status, overall, grader, answers), the
 session's scores as a ``SessionDigest`` in compact JSON (question prompts and
-missed key points sit once in the ``prompts`` and ``phrases`` tables), and the file's size, mtime and inode when the
-row was made.  Rows are read with ``TranscriptStore.load_for_summary``, which
+missed key points sit once in the ``prompts`` and ``phrases`` tables), and the
+file's size, mtime and inode when the row was made.  ``entries`` reads what a
+listing shows; ``digests`` reads only the scores, already in the order progress
+wants them.  Rows are made with ``TranscriptStore.load_for_summary``, which
 skips validating the regrade history no summary needs.  Each read stats the folder (cheap) and
 re-parses only the files whose size, mtime or inode changed (an atomic save
 is a rename, so even a same-size rewrite within the clock's resolution is a
@@ -25,19 +27,21 @@ writes transcripts.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from interviewer.digest import Prompts, SessionDigest, digest
-from interviewer.transcripts import Summary, Transcript, TranscriptError, scan_transcript_files
+from interviewer.digest import SessionDigest, digest
+from interviewer.transcripts import FileStat, Summary, Transcript, TranscriptError, scan_transcript_files
 
 log = logging.getLogger("interviewer.index")
 
 INDEX_NAME = ".index.sqlite"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Bump when a row's content changes: an index of another version is rebuilt."""
 LOCK_TIMEOUT_S = 5.0
 
@@ -45,11 +49,12 @@ _COLUMNS = (
     "name", "size", "mtime_ns", "ino", "id", "case_id", "case_title", "started", "status", "overall", "grader",
     "answered", "digest", "error",
 )
+_SUMMARY_COLUMNS = tuple(c for c in _COLUMNS if c != "digest")
 _CREATE = f"""
 CREATE TABLE IF NOT EXISTS transcripts (
     name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ino INTEGER NOT NULL,
     id TEXT, case_id TEXT, case_title TEXT, started TEXT, status TEXT, overall INTEGER, grader TEXT,
-    answered INTEGER, digest TEXT, error TEXT
+    answered INTEGER, digest BLOB, error TEXT
 );
 CREATE TABLE IF NOT EXISTS phrases (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS prompts (
@@ -60,32 +65,19 @@ PRAGMA user_version = {SCHEMA_VERSION};
 
 Loader = Callable[[Path], Transcript]
 """Reads and validates one transcript file (``TranscriptStore.load_path``), raising ``TranscriptError``."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One file's row: a summary and the session's digest, or the reason the file was skipped."""
+    """One file's row: its summary, or the reason the file was skipped."""
 
     summary: Summary | None
-    digest_json: str | None
     error: str | None
-    prompts: Prompts
-    """Shared by every entry of one listing, like ``phrases``."""
-    phrases: Sequence[str]
-
-    def digest(self) -> SessionDigest | None:
-        return SessionDigest.from_json(self.digest_json, self.prompts, self.phrases) if self.digest_json else None
-
-
-@dataclass(frozen=True)
-class _Stat:
-    size: int
-    mtime_ns: int
-    ino: int
 
 
 class TranscriptIndex:
-    """The index of one transcripts folder.  ``entries`` brings it up to date and returns every row."""
+    """The index of one transcripts folder.  ``entries`` and ``digests`` bring it up to date, then read it."""
 
     def __init__(self, root: Path, load: Loader):
         self.root = root
@@ -95,35 +87,43 @@ class TranscriptIndex:
     def path(self) -> Path:
         return self.root / INDEX_NAME
 
-    def entries(self, *, summaries: bool = True) -> list[Entry]:
-        """One entry per transcript file now in the folder, in file-name order.
+    def entries(self) -> list[Entry]:
+        """One entry per transcript file now in the folder, in file-name order."""
+        return self._read(self._entries, [])
 
-        ``summaries=False`` leaves ``Entry.summary`` out (None): progress needs only the digests, and
-        building ten thousand summaries it would not read costs a noticeable share of its time.
-        """
+    def digests(self) -> tuple[list[SessionDigest], list[str]]:
+        """Every readable transcript's digest, oldest first (by start, then id), and the errors of the others
+        in file-name order.  Reads only the digests' columns: progress needs no summaries."""
+        nothing: tuple[list[SessionDigest], list[str]] = ([], [])
+        return self._read(self._digests, nothing)
+
+    def _read(self, reader: Callable[[sqlite3.Connection], T], empty: T) -> T:
+        """Bring the index up to date with the folder, then ``reader`` it (in memory when it cannot be written)."""
         files = self._scan()
         if not files:
-            return []
+            return empty
         try:
             with self._connect(self.path) as conn:
-                return self._refresh(conn, files, summaries)
+                self._refresh(conn, files)
+                return reader(conn)
         except sqlite3.DatabaseError as exc:
             if _busy(exc):
                 log.info("transcript index busy (%s); listing without it", exc)
             else:
                 log.info("transcript index unusable (%s); rebuilding it", exc)
                 with contextlib.suppress(sqlite3.Error, OSError):
-                    return self._rebuild(files, summaries)
+                    return self._rebuild(files, reader)
         except OSError as exc:
             log.info("transcript index cannot be opened (%s); listing without it", exc)
         with self._connect(None) as conn:
-            return self._refresh(conn, files, summaries)
+            self._refresh(conn, files)
+            return reader(conn)
 
     # ------------------------------------------------------------------ internals
 
-    def _scan(self) -> dict[str, _Stat]:
+    def _scan(self) -> dict[str, FileStat]:
         """Name -> stat of every transcript file (the same files as ``TranscriptStore.files``)."""
-        return {name: _Stat(st.size, st.mtime_ns, st.ino) for name, st in scan_transcript_files(self.root).items()}
+        return scan_transcript_files(self.root)
 
     @contextlib.contextmanager
     def _connect(self, path: Path | None) -> Iterator[sqlite3.Connection]:
@@ -140,18 +140,18 @@ class TranscriptIndex:
         finally:
             conn.close()
 
-    def _rebuild(self, files: dict[str, _Stat], summaries: bool) -> list[Entry]:
+    def _rebuild(self, files: dict[str, FileStat], reader: Callable[[sqlite3.Connection], T]) -> T:
         for suffix in ("", "-journal", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 (self.root / f"{INDEX_NAME}{suffix}").unlink()
         with self._connect(self.path) as conn:
-            return self._refresh(conn, files, summaries)
+            self._refresh(conn, files)
+            return reader(conn)
 
-    def _refresh(self, conn: sqlite3.Connection, files: dict[str, _Stat], summaries: bool) -> list[Entry]:
-        known = {
-            name: _Stat(size, mtime_ns, ino)
-            for name, size, mtime_ns, ino in conn.execute("SELECT name, size, mtime_ns, ino FROM transcripts")
-        }
+    def _refresh(self, conn: sqlite3.Connection, files: dict[str, FileStat]) -> None:
+        """Re-parse the files whose size, mtime or inode changed, and drop the rows of files that are gone."""
+        known = {name: FileStat(size, mtime_ns, ino) for name, size, mtime_ns, ino in conn.execute(
+            "SELECT name, size, mtime_ns, ino FROM transcripts")}
         stale = [name for name, st in files.items() if known.get(name) != st]
         gone = [(name,) for name in known if name not in files]
         if stale or gone:
@@ -177,16 +177,28 @@ class TranscriptIndex:
                     # was edited), so it is kept once here rather than in every row's digest.
                     conn.executemany("INSERT OR REPLACE INTO prompts VALUES (?, ?, ?)",
                                      [(c, q, p) for (c, q), p in prompts.items()])
+
+    def _entries(self, conn: sqlite3.Connection) -> list[Entry]:
+        return [self._entry(row) for row in conn.execute(
+            f"SELECT {', '.join(_SUMMARY_COLUMNS)} FROM transcripts ORDER BY name")]
+
+    def _digests(self, conn: sqlite3.Connection) -> tuple[list[SessionDigest], list[str]]:
         prompts = {(c, q): p for c, q, p in conn.execute("SELECT case_id, question_id, prompt FROM prompts")}
         phrases = [text for (text,) in conn.execute("SELECT text FROM phrases ORDER BY id")]
-        if not summaries:
-            return [Entry(None, d, e, prompts, phrases) for d, e in conn.execute(
-                "SELECT digest, error FROM transcripts ORDER BY name")]
-        rows = conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM transcripts ORDER BY name")
-        return [self._entry(row, prompts, phrases) for row in rows]
+        rows = conn.execute("SELECT id, case_id, started, overall, digest FROM transcripts "
+                            "WHERE error IS NULL ORDER BY started, id")
+        try:
+            with _collector_paused():
+                digests = [SessionDigest.from_json(sid, case_id, started, overall, data, prompts, phrases)
+                           for sid, case_id, started, overall, data in rows]
+        except (ValueError, TypeError, IndexError) as exc:  # a damaged row: rebuilt like a damaged index
+            raise sqlite3.DatabaseError(f"a digest in the index does not decode ({exc})") from None
+        errors = [str(e) for (e,) in conn.execute(
+            "SELECT error FROM transcripts WHERE error IS NOT NULL ORDER BY name")]
+        return digests, errors
 
     def _row(
-        self, name: str, st: _Stat, phrase_id: Callable[[str], int]
+        self, name: str, st: FileStat, phrase_id: Callable[[str], int]
     ) -> tuple[tuple[object, ...], dict[tuple[str, str], str]]:
         path = self.root / name
         try:
@@ -198,12 +210,12 @@ class TranscriptIndex:
         return (
             name, st.size, st.mtime_ns, st.ino, t.id, t.case_id, t.case_title, t.started, t.status, t.overall,
             t.grader, answered, d.as_json(phrase_id), None,
-        ), d.prompts()
+        ), dict(d.prompts)
 
-    def _entry(self, row: tuple[object, ...], prompts: Prompts, phrases: Sequence[str]) -> Entry:
-        values = dict(zip(_COLUMNS, row, strict=True))
+    def _entry(self, row: tuple[object, ...]) -> Entry:
+        values = dict(zip(_SUMMARY_COLUMNS, row, strict=True))
         if values["error"] is not None:
-            return Entry(None, None, str(values["error"]), prompts, phrases)
+            return Entry(None, str(values["error"]))
         overall = values["overall"]
         answered = values["answered"]
         summary = Summary(
@@ -217,7 +229,24 @@ class TranscriptIndex:
             answered=answered if isinstance(answered, int) else 0,
             path=self.root / str(values["name"]),
         )
-        return Entry(summary, str(values["digest"]), None, prompts, phrases)
+        return Entry(summary, None)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while ten thousand digests are decoded.
+
+    They are ~60,000 new lists and dicts, none of which can be part of a cycle, and each batch of
+    allocations would otherwise set the collector walking the growing heap again: a fifth of the decoding
+    time.  Collection resumes (if it was on) as soon as they are built.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _busy(exc: sqlite3.DatabaseError) -> bool:

@@ -124,22 +124,26 @@ def progress(transcripts: Sequence[Transcript | SessionDigest], drills: int = 8)
 
     Digests (``TranscriptStore.digests``, read through the summary index) carry everything used here,
     so the command never parses a whole transcript; a ``Transcript`` in memory is digested on the spot.
+    Ten thousand sessions are summed here on every ``progress``, so per session only whole lists are
+    handed on (to ``Counter``s, in C); a question's latest grade is looked up only for the sessions that
+    hold one, newest first.
     """
     result = Progress()
-    missed: Counter[str] = Counter()
-    latest: dict[tuple[str, str], QuestionScore] = {}
+    missed: list[str] = []
+    graded: list[SessionDigest] = []
+    answered: dict[str, Counter[str]] = {}
+    """Per case: how many sessions graded a main answer to each question."""
     for t in transcripts:
-        report = as_digest(t)
-        if report.overall is None:
+        d = as_digest(t)
+        if d.overall is None:
             continue
-        result.sessions.append(SessionPoint(t.id, t.case_id, t.started, report.overall, report.averages))
-        for q in report.questions:
-            missed.update(q.missed)
-            if q.main is not None:
-                before = latest.get((t.case_id, q.question_id))
-                latest[(t.case_id, q.question_id)] = QuestionScore(
-                    t.case_id, q.question_id, q.prompt, q.main.overall, {str(d): v for d, v in q.main.scores.items()},
-                    (before.sessions if before else 0) + 1, t.started)
+        graded.append(d)
+        result.sessions.append(SessionPoint(d.id, d.case_id, d.started, d.overall, d.averages))
+        missed += d.missed
+        counts = answered.get(d.case_id)
+        if counts is None:
+            counts = answered[d.case_id] = Counter()
+        counts.update(d.question_ids)
     # Windows never overlap, so three sessions compare the first with the last rather than a set with itself.
     window = max(1, min(WINDOW, len(result.sessions) // 2))
     early, recent = result.sessions[:window], result.sessions[-window:]
@@ -151,10 +155,27 @@ def progress(transcripts: Sequence[Transcript | SessionDigest], drills: int = 8)
     result.trend = {d: _trend(result.early.get(d), result.recent.get(d)) if result.enough_history else None
                     for d in DIMENSIONS}
     result.weakest_questions = sorted(
-        latest.values(), key=lambda q: (q.overall, min(q.scores.values(), default=0), q.case_id, q.question_id)
+        _latest(graded, answered), key=lambda q: (q.overall, min(q.scores.values(), default=0), q.case_id,
+                                                  q.question_id)
     )[:WEAK_QUESTIONS]
-    result.drills = missed.most_common(drills)
+    # Counted in session order, so ties keep the order in which the key points were first missed.
+    result.drills = Counter(missed).most_common(drills)
     return result
+
+
+def _latest(graded: Sequence[SessionDigest], answered: dict[str, Counter[str]]) -> list[QuestionScore]:
+    """Each question's latest main-answer grade: the newest sessions are read until every question is found."""
+    wanted = sum(len(counts) for counts in answered.values())
+    latest: dict[tuple[str, str], QuestionScore] = {}
+    for d in reversed(graded):
+        for i, qid in enumerate(d.question_ids):
+            if (d.case_id, qid) not in latest:
+                _, overall, scores = d.graded(i)
+                latest[(d.case_id, qid)] = QuestionScore(
+                    d.case_id, qid, d.prompt(qid), overall, scores, answered[d.case_id][qid], d.started)
+        if len(latest) == wanted:
+            break
+    return list(latest.values())
 
 
 def _trend(early: float | None, recent: float | None) -> str | None:

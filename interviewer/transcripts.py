@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import jiter
 from pydantic import BaseModel, Field, ValidationError
@@ -24,7 +24,7 @@ from interviewer.grading.types import Grade
 
 if TYPE_CHECKING:
     from interviewer.digest import SessionDigest
-    from interviewer.index import Entry
+    from interviewer.index import Entry, TranscriptIndex
 
 FORMAT_VERSION = 1
 SUFFIX = ".json"
@@ -157,9 +157,11 @@ def new_id(case_id: str, when: datetime | None = None) -> str:
     return f"{stamp}-{case_id}-{secrets.token_hex(2)}"
 
 
-@dataclass(frozen=True)
-class FileStat:
-    """What tells a transcript file changed without reading it."""
+class FileStat(NamedTuple):
+    """What tells a transcript file changed without reading it.
+
+    A named tuple: ten thousand are made on every listing, and it compares equal to the index's row.
+    """
 
     size: int
     mtime_ns: int
@@ -305,31 +307,33 @@ class TranscriptStore:
         Read through the summary index (``interviewer.index``): only files changed since the last
         listing are parsed.
         """
-        entries, problems = self._indexed()
-        summaries = [e.summary for e in entries if e.summary is not None]
-        summaries.sort(key=lambda s: (s.started, s.id), reverse=True)
-        return summaries, problems
-
-    def digests(self) -> tuple[list[SessionDigest], list[str]]:
-        """Every readable transcript's scores (what ``progress`` needs), oldest first, and the skipped files."""
-        entries, problems = self._indexed(summaries=False)
-        digests = [d for e in entries if (d := e.digest()) is not None]
-        digests.sort(key=lambda d: (d.started, d.id))
-        return digests, problems
-
-    def _indexed(self, *, summaries: bool = True) -> tuple[list[Entry], list[str]]:
-        # Imported here: the index reads transcripts through this module, which must not import it back at load.
-        from interviewer.index import TranscriptIndex
-
         try:
-            if self.root.exists() and not self.root.is_dir():
-                raise TranscriptError(f"{self.root}: the transcripts dir is not a folder")
-            entries = TranscriptIndex(self.root, self.load_for_summary).entries(summaries=summaries)
+            entries: list[Entry] = self._index().entries()
         except TranscriptError as exc:
             return [], [str(exc)]
         except OSError as exc:
             return [], [f"{self.root}: cannot read the transcripts dir: {exc.strerror or exc}"]
-        return entries, [f"skipped {e.error}" for e in entries if e.error is not None]
+        summaries = [e.summary for e in entries if e.summary is not None]
+        summaries.sort(key=lambda s: (s.started, s.id), reverse=True)
+        return summaries, [f"skipped {e.error}" for e in entries if e.error is not None]
+
+    def digests(self) -> tuple[list[SessionDigest], list[str]]:
+        """Every readable transcript's scores (what ``progress`` needs), oldest first, and the skipped files."""
+        try:
+            digests, errors = self._index().digests()
+        except TranscriptError as exc:
+            return [], [str(exc)]
+        except OSError as exc:
+            return [], [f"{self.root}: cannot read the transcripts dir: {exc.strerror or exc}"]
+        return digests, [f"skipped {e}" for e in errors]
+
+    def _index(self) -> TranscriptIndex:
+        # Imported here: the index reads transcripts through this module, which must not import it back at load.
+        from interviewer.index import TranscriptIndex
+
+        if self.root.exists() and not self.root.is_dir():
+            raise TranscriptError(f"{self.root}: the transcripts dir is not a folder")
+        return TranscriptIndex(self.root, self.load_for_summary)
 
     def unfinished(self) -> list[Summary]:
         return [s for s in self.summaries()[0] if s.status == "in_progress"]

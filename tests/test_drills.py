@@ -232,7 +232,7 @@ def test_a_bad_review_inside_the_store_rebuilds_it(tmp_path: Path) -> None:
     drills = DrillStore(tmp_path)
     before = drills.queue(T0)
     data = json.loads((tmp_path / STORE_NAME).read_text())
-    data["files"]["s1.json"]["reviews"] = [{"bogus": 1}]
+    data["files"]["s1.json"][2] = '["mini", "s1", "2026-11-01T18:00:00+00:00", [{"bogus": 1}]]'
     (tmp_path / STORE_NAME).write_text(json.dumps(data))
     store.save(t)  # the file changed, so its old reviews are read
     bump_mtime(store.path_for("s1"))

@@ -92,7 +92,7 @@ def test_missing_corrupt_or_old_index_is_rebuilt(mini_case, rubric, transcripts_
     assert store.summaries()[0] == expected
     assert index_path.is_file()
 
-    for version in (0, 1):  # a stranger's database, an older schema
+    for version in (0, 1, 5):  # a stranger's database, older schemas (5: digests as nested JSON)
         with sqlite3.connect(index_path) as conn:
             conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("UPDATE transcripts SET overall = 1")
@@ -136,3 +136,25 @@ def test_unwritable_index_still_lists(mini_case, rubric, transcripts_dir) -> Non
     (transcripts_dir / INDEX_NAME).mkdir()  # a folder where the index should be: sqlite cannot open it
     summaries, problems = store.summaries()
     assert len(summaries) == 2 and problems == []
+
+
+def test_a_digest_that_does_not_decode_rebuilds_the_index(mini_case, rubric, transcripts_dir) -> None:
+    store = TranscriptStore(transcripts_dir)
+    _sessions(store, mini_case, rubric, 2)
+    expected, _ = store.digests()
+    with sqlite3.connect(transcripts_dir / INDEX_NAME) as conn:
+        conn.execute("UPDATE transcripts SET digest = ?", (b"[1, 2",))
+    conn.close()
+    assert store.digests() == (expected, [])
+    with sqlite3.connect(transcripts_dir / INDEX_NAME) as conn:  # rebuilt on disk, not only read from memory
+        assert conn.execute("SELECT count(*) FROM transcripts WHERE digest = ?", (b"[1, 2",)).fetchone()[0] == 0
+    conn.close()
+
+
+def test_digests_report_unreadable_files_and_keep_start_order(mini_case, rubric, transcripts_dir) -> None:
+    store = TranscriptStore(transcripts_dir)
+    sessions = _sessions(store, mini_case, rubric, 3)
+    (transcripts_dir / "0-broken.json").write_text("{", encoding="utf-8")
+    digests, problems = store.digests()
+    assert [d.id for d in digests] == sorted(s.transcript.id for s in sessions)
+    assert len(problems) == 1 and problems[0].startswith("skipped ") and "0-broken.json" in problems[0]
