@@ -119,14 +119,16 @@ class FileReviews(NamedTuple):
     def keys(self) -> list[str]:
         return [question_key(self.case_id, qid) for qid in self.question_ids]
 
-    def rating(self, i: int) -> Rating:
-        base = i * REVIEW_FIELDS
-        overall, dims = self.scores[base], self.scores[base + 1 : base + REVIEW_FIELDS]
-        assert overall is not None
-        if None in dims:  # graded on fewer dimensions
-            known = [v for v in dims if v is not None]
-            return _rating(overall, min(known) if known else 0)
-        return _rating(overall, min(cast("list[int]", dims)))
+    def ratings(self) -> list[Rating]:
+        """Each review's rating (``rating_from``), all at once: a rebuild rates every review of every file."""
+        scores = self.scores
+        out = []
+        for base in range(0, len(scores), REVIEW_FIELDS):
+            dims = scores[base + 1 : base + REVIEW_FIELDS]
+            if None in dims:  # graded on fewer dimensions
+                dims = [v for v in dims if v is not None]
+            out.append(_rating(cast(int, scores[base]), min(cast("list[int]", dims), default=0)))
+        return out
 
     def review(self, i: int) -> Review:
         overall, *dims = self.scores[i * REVIEW_FIELDS : (i + 1) * REVIEW_FIELDS]

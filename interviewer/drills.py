@@ -40,8 +40,9 @@ from pathlib import Path
 from typing import Any
 
 import jiter
-from fsrs import Card, Scheduler
+from fsrs import Card, Rating, Scheduler
 
+from interviewer.bulk import collector_paused
 from interviewer.content.schema import DIMENSIONS, Case, Phase
 from interviewer.drill_reviews import (
     RATING_RULE,
@@ -299,15 +300,16 @@ class DrillStore:
     def queue(self, now: datetime | None = None) -> Queue:
         """The schedule as of ``now`` (default: the current time), after bringing the store up to date."""
         now = utc(now or datetime.now(timezone.utc))
-        files, questions = self._read()
-        try:
-            changed = self._refresh(files, questions)
-        except StoreCorrupt as exc:  # a review in the store did not decode: start again from the transcripts
-            self.rebuilt = f"corrupt: {exc}"
-            files, questions = {}, {}
-            changed = self._refresh(files, questions)
-        if changed:
-            self._write(files, questions)
+        with collector_paused():  # a rebuild makes a few objects per review of every transcript
+            files, questions = self._read()
+            try:
+                changed = self._refresh(files, questions)
+            except StoreCorrupt as exc:  # a review in the store did not decode: start again from the transcripts
+                self.rebuilt = f"corrupt: {exc}"
+                files, questions = {}, {}
+                changed = self._refresh(files, questions)
+            if changed:
+                self._write(files, questions)
         queue = Queue(now)
         for key, q in questions.items():
             queue.items[key] = Item(q.last.case_id, q.last.question_id, utc(q.card.due), q.reviews, q.last)
@@ -442,8 +444,8 @@ class DrillStore:
 _order = attrgetter("at", "transcript_id")
 """Reviews are applied in session-start order, sessions started together in transcript-id order."""
 
-Reviewed = list[tuple[FileReviews, int]]
-"""One question's reviews, oldest first: each a file's reviews and the question's place in them."""
+Reviewed = list[tuple[FileReviews, int, Rating]]
+"""One question's reviews, oldest first: each a file's reviews, the question's place in them and its rating."""
 
 
 def _by_key(files: list[FileReviews], keys: set[str] | None = None) -> tuple[dict[str, Reviewed], bool]:
@@ -452,9 +454,9 @@ def _by_key(files: list[FileReviews], keys: set[str] | None = None) -> tuple[dic
     files = sorted(files, key=_order)  # stable: files that tie keep their order
     out: dict[str, Reviewed] = {}
     for reviews in files:
-        for i, key in enumerate(reviews.keys()):
+        for i, (key, rating) in enumerate(zip(reviews.keys(), reviews.ratings(), strict=True)):
             if keys is None or key in keys:
-                out.setdefault(key, []).append((reviews, i))
+                out.setdefault(key, []).append((reviews, i, rating))
     return out, any(_order(a) == _order(b) for a, b in pairwise(files))
 
 
@@ -464,19 +466,19 @@ def _append(questions: dict[str, _Question], key: str, new: Reviewed, ties: bool
     q = questions.get(key)
     if q is not None and _order(new[0][0]) <= (q.last.at, q.last.transcript_id):
         return False
-    if ties and any(_order(a) == _order(b) for (a, _), (b, _) in pairwise(new)):
+    if ties and any(_order(a) == _order(b) for (a, _, _), (b, _, _) in pairwise(new)):
         return False
     card = q.card if q is not None else new_card(key, new[0][0].at)
-    card = replayer.replay(card, [(reviews.rating(i), reviews.at) for reviews, i in new])
-    last, i = new[-1]
+    card = replayer.replay(card, [(rating, reviews.at) for reviews, _, rating in new])
+    last, i, _ = new[-1]
     questions[key] = _Question(card, (q.reviews if q is not None else 0) + len(new), last.review(i))
     return True
 
 
 def _replayed(key: str, history: Reviewed, replayer: Replayer) -> _Question:
     """A question's card from scratch, from every review of it (oldest first)."""
-    card = replayer.replay(new_card(key, history[0][0].at), [(reviews.rating(i), reviews.at) for reviews, i in history])
-    last, i = history[-1]
+    card = replayer.replay(new_card(key, history[0][0].at), [(rating, reviews.at) for reviews, _, rating in history])
+    last, i, _ = history[-1]
     return _Question(card, len(history), last.review(i))
 
 

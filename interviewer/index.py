@@ -27,7 +27,6 @@ writes transcripts.
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from interviewer.bulk import collector_paused
 from interviewer.digest import SessionDigest, digest
 from interviewer.transcripts import FileStat, Summary, Transcript, TranscriptError, scan_transcript_files
 
@@ -188,7 +188,7 @@ class TranscriptIndex:
         rows = conn.execute("SELECT id, case_id, started, overall, digest FROM transcripts "
                             "WHERE error IS NULL ORDER BY started, id")
         try:
-            with _collector_paused():
+            with collector_paused():  # ~60,000 lists and dicts for ten thousand sessions
                 digests = [SessionDigest.from_json(sid, case_id, started, overall, data, prompts, phrases)
                            for sid, case_id, started, overall, data in rows]
         except (ValueError, TypeError, IndexError) as exc:  # a damaged row: rebuilt like a damaged index
@@ -230,23 +230,6 @@ class TranscriptIndex:
             path=self.root / str(values["name"]),
         )
         return Entry(summary, None)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while ten thousand digests are decoded.
-
-    They are ~60,000 new lists and dicts, none of which can be part of a cycle, and each batch of
-    allocations would otherwise set the collector walking the growing heap again: a fifth of the decoding
-    time.  Collection resumes (if it was on) as soon as they are built.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _busy(exc: sqlite3.DatabaseError) -> bool:

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 from fsrs import Rating
+from hypothesis import given
+from hypothesis import strategies as st
 
 from interviewer.content.schema import DIMENSIONS, Case
+from interviewer.drill_reviews import FileReviews
 from interviewer.drills import (
     STORE_NAME,
     DrillError,
@@ -261,3 +264,14 @@ def test_many_new_files_come_from_the_summary_index(tmp_path: Path, monkeypatch:
     parsed_here = DrillStore(tmp_path)
     assert parsed_here.queue(T0 + 20 * DAY).items == queued.items
     assert parsed_here.parsed == 13
+
+
+@given(st.lists(st.tuples(st.integers(0, 100), st.lists(st.one_of(st.none(), st.integers(0, 4)),
+                                                         min_size=len(DIMENSIONS), max_size=len(DIMENSIONS))),
+                min_size=1, max_size=6))
+def test_a_files_ratings_are_each_reviews_rating(rows: list[tuple[int, list[int | None]]]) -> None:
+    """``FileReviews.ratings`` rates a whole file at once; each must be ``rating_from`` of that review."""
+    reviews = FileReviews("mini", "s1", T0, [f"q{i}" for i in range(len(rows))],
+                          [v for overall, dims in rows for v in (overall, *dims)])
+    assert reviews.ratings() == [rating_from(r.overall, r.scores) for r in reviews.reviews()]
+    assert FileReviews.from_text(reviews.as_text()) == reviews
