@@ -16,8 +16,8 @@ with its error, so it is reported on every listing but parsed only when it
 changes.
 
 The index is a cache: it is rebuilt from scratch when it is missing, from
-another schema version (``PRAGMA user_version``) or not a readable database,
-and when it cannot be written (a read-only folder, or another process holding
+another schema version (``PRAGMA user_version``) or not a readable database
+(a digest that does not decode included), and when it cannot be written (a read-only folder, or another process holding
 the lock too long) the rows are built in memory for this run instead.  Writes
 skip fsync (``synchronous=OFF``): a crash can at worst damage the index, which
 is then rebuilt.  Only this module writes the index; only ``transcripts.py``
