@@ -1,0 +1,37 @@
+"""The held-out labelled set is well formed: every answer points at a real question, and it covers what it must.
+
+No score floors here on purpose: the set is for measuring the grader
+(``benchmarks/bench_grading_quality.py``), and a floor would make it a
+tuning target.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from interviewer.content.loader import load_library
+from interviewer.dimensions import DIMENSIONS
+from interviewer.labelled import load_labelled, request_for
+from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+from tests.conftest import FIXTURES
+
+HELD_OUT = FIXTURES / "held_out" / "answers_c.yaml"
+KINDS = {
+    "excellent", "paraphrase", "partial", "vague", "wrong", "salad", "negated_salad", "number_spam",
+    "wrong_numbers", "copied", "injection", "followup_good", "followup_partial", "followup_wrong",
+}
+
+
+def test_the_held_out_set_is_large_broad_and_points_at_real_questions() -> None:
+    items = load_labelled([HELD_OUT])
+    library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
+    for item in items:
+        request = request_for(library, item)  # raises on an unknown case, question or follow-up
+        graded = set(request.question.dimensions)
+        labelled = {d for d in DIMENSIONS if item.labels.level(d) is not None}
+        assert labelled <= graded, (item.case, item.question, item.follow_up)
+    assert len(items) >= 200
+    assert len({(i.case, i.question) for i in items}) >= 24
+    assert {i.case for i in items} == {"nvidia-inference", "gpu-foundations", "ai-infra-foundations",
+                                       "systems-map", "infra-design"}
+    assert set(Counter(i.kind for i in items)) == KINDS
