@@ -28,7 +28,10 @@ _FILLER = (
     r"(?:[ \t]{1,3}(?:all|any|the|your|my|these|those|of|previous|prior|above|earlier|preceding|other|grading|"
     r"scoring|given|official|marking)){0,3}"
 )
-_ROLE = r"(?:grader|evaluator|examiner|scorer|marker|grading[ \t]{1,3}(?:model|system|ai)|ai[ \t]{1,3}grader|llm)"
+_ROLE = (
+    r"(?:grader|evaluator|examiner|scorer|marker|assessor|rater|grading[ \t]{1,3}(?:model|system|ai|panel|committee)|"
+    r"ai[ \t]{1,3}grader|llm)"
+)
 _MACHINE = (
     r"(?:(?:automated|automatic|ai|llm|machine|model)[ \t\-]{1,3})?(?:scoring|grading|evaluation|marking|rating|"
     r"assessment|review)[ \t\-]{1,3}(?:system|engine|model|tool|pipeline|bot|software|process|algorithm|script|ai|"
@@ -88,13 +91,15 @@ _PATTERNS: tuple[str, ...] = (
     rf"\b(?:as|being){_W}an?{_W}(?:ai|llm|language{_W}model)\b",
     rf"\b(?:any|the|an){_W}(?:ai|llm|model|bot){_W}(?:reading|grading|scoring|reviewing|evaluating|checking)\b",
     # claims that the answer is already judged
-    rf"\b(?:this|the|my){_W}(?:answer|response|submission|reply){_W}(?:is|was|has|had)(?:{_W}(?:already|previously|officially|been)){{0,2}}"
+    rf"\b(?:this|the|my){_W}(?:answer|response|submission|reply){_W}(?:is|was|has|had)(?:{_W}(?:already|previously|"
+    rf"officially|been)){{0,2}}"
     rf"{_W}(?:reviewed|approved|verified|validated|graded|marked|"
     r"scored|rated|certified|checked|confirmed)\b",
     r"\b(?:gold|golden)[ \t\-]{0,3}(?:standard|reference|answer)\b",
     rf"\b(?:reference|model|perfect|ideal|canonical|official){_W}answer{_W}(?:key|itself)\b",
     r"\b(?:self[ \t\-]{0,3}assessment|self[ \t\-]{0,3}grade|self[ \t\-]{0,3}score)\b",
-    rf"\b(?:senior|staff|principal|lead|head){_W}(?:engineer|interviewer|reviewer|examiner)s?(?:{_W}[a-z]{{1,12}}){{0,2}}"
+    rf"\b(?:senior|staff|principal|lead|head){_W}(?:engineer|interviewer|reviewer|"
+    rf"examiner)s?(?:{_W}[a-z]{{1,12}}){{0,2}}"
     rf"{_W}(?:reviewed|approved|marked|rated|scored|graded|signed{_W}off)\b"
     r"(?=[^\n]{0,40}\b(?:this|my|the)[ \t]{1,3}(?:answer|response|submission)|[^\n]{0,40}\b(?:perfect|full[ \t]marks|"
     r"gold|100%|as[ \t]correct)\b)",
@@ -114,6 +119,49 @@ _PATTERNS: tuple[str, ...] = (
     r"\b(?:score|scores|overall|grade|grades|rating|marks|points)(?:_[a-z]{1,20}){0,3}[ \t]{0,3}[:=][ \t]{0,3}"
     r"[\"']?(?:[0-9]{1,3}(?:\.[0-9])?|full|perfect|max|maximum)\b(?![ \t]{0,2}(?:%|gb|ms|x\b|tb|gpus?))",
     r"\b(?:grader|grading|scoring|evaluator|rubric)[ \t]{0,2}[-_][ \t]{0,2}(?:config|override|settings|directive)\b",
+    # the reader told how to judge this answer, in any words: 'when you evaluate this response', 'please
+    # treat this answer as complete', 'whoever is grading this'
+    r"\byou(?:r|'re|[ \t]{1,3}are)?\b[^\n.!?]{0,60}\b(?:grade|grades|graded|grading|score|scores|scored|scoring|mark|"
+    r"marks|marked|marking|rate|rates|rated|rating|evaluate|evaluates|evaluated|evaluating|assess|assesses|assessed|"
+    r"assessing|judge|judges|judged|judging|review|reviews|reviewed|reviewing)\b"
+    r"[^\n.!?]{0,40}\b(?:this|my|the[ \t]{1,3}(?:candidate'?s?|following))[ \t]{1,3}(?:answer|response|submission|"
+    r"reply|"
+    r"work|essay|solution)\b",
+    r"\bplease[ \t]{1,3}(?:mark|grade|score|rate|treat|count|record|consider|evaluate|assess|judge|pass)"
+    r"(?:[ \t]{1,3}(?:this|my|the|it|me))\b",
+    r"\b(?:treat|count|consider|regard|record|accept|mark)[ \t]{1,3}(?:this|my)[ \t]{1,3}(?:answer|response|submission|"
+    r"reply)[ \t]{1,3}as\b",
+    r"\b(?:this|my)[ \t]{1,3}(?:answer|response|submission|reply)[ \t]{1,3}(?:is|was|should[ \t]{1,3}be|"
+    r"must[ \t]{1,3}be|"
+    r"has[ \t]{1,3}been)[ \t]{1,3}(?:considered[ \t]{1,3}|treated[ \t]{1,3}as[ \t]{1,3}|deemed[ \t]{1,3})?"
+    r"(?:an?[ \t]{1,3})?(?:perfect|flawless|exemplary|complete[ \t]{1,3}and[ \t]{1,3}correct|fully[ \t]{1,3}correct|"
+    r"a[ \t]{1,3}model[ \t]{1,3}answer|the[ \t]{1,3}(?:best|correct|reference)[ \t]{1,3}answer|authoritative)\b",
+    r"\b(?:whoever|whatever|anyone|anything|any[ \t]{1,3}(?:system|program|tool|reader))[ \t]{1,3}(?:is[ \t]{1,3}|"
+    r"that[ \t]{1,3}is"
+    r"[ \t]{1,3}|who[ \t]{1,3}is[ \t]{1,3})?(?:grading|scoring|evaluating|reviewing|marking|assessing|judging|parsing|"
+    r"processing)\b",
+    # asking for leniency, claiming the rubric is met, hiding text
+    r"\b(?:do[ \t]{1,3}not|don'?t|never)[ \t]{1,3}(?:penalise|penalize|deduct|dock|subtract|take[ \t]{1,3}(?:off|away)|"
+    r"lower|"
+    r"reduce)\b(?=[^\n.!?]{0,40}\b(?:points?|marks?|scores?|grades?|credit|this|me|my|answer|response)\b)",
+    r"\b(?:points?|marks?|credit)[ \t]{1,3}(?:should|must|may|will)[ \t]{1,3}(?:not[ \t]{1,3})?be[ \t]{1,3}"
+    r"(?:deducted|taken[ \t]{1,3}(?:off|away)|awarded|given)\b",
+    r"\b(?:covers|addresses|meets|satisfies|hits|fulfils|fulfills)[ \t]{1,3}(?:all|every|each)[ \t]{1,3}"
+    r"(?:of[ \t]{1,3}the[ \t]{1,3})?(?:four[ \t]{1,3})?(?:key[ \t]{1,3}points?|rubric|dimensions?|"
+    r"grading[ \t]{1,3}criteria|"
+    r"scoring[ \t]{1,3}criteria|rubric[ \t]{1,3}(?:items|criteria|dimensions))\b",
+    r"\b(?:all|every|each)[ \t]{1,3}(?:four[ \t]{1,3})?(?:rubric[ \t]{1,3})?(?:dimensions?|"
+    r"key[ \t]{1,3}points?)[ \t]{1,3}"
+    r"(?:are|is|were|have[ \t]{1,3}been)[ \t]{1,3}(?:fully[ \t]{1,3}|clearly[ \t]{1,3})?(?:met|satisfied|covered|"
+    r"addressed)\b",
+    r"\b(?:for|to)[ \t]{1,3}(?:the[ \t]{1,3})?(?:evaluation|grading|scoring|assessment|marking)[ \t]{1,3}purposes?\b",
+    r"\b(?:score|grade|mark|rate)[ \t]{1,3}(?:this[ \t]{1,3}|it[ \t]{1,3}|me[ \t]{1,3})?(?:accordingly|generously|"
+    r"leniently)\b",
+    r"\b(?:hidden|secret)[ \t]{1,3}(?:instructions?|note|message|directive)\b",
+    r"\b(?:system|admin|administrator|operator)[ \t]{1,3}(?:override|instructions?|directive|note)\b",
+    r"<!--",
+    r"\bexpected[ \t]{1,3}(?:output|score|grade|result|rating)[ \t]{1,3}(?:for|of)[ \t]{1,3}(?:this|my|the)[ \t]{1,3}"
+    r"(?:answer|response|submission)\b",
 )
 _SCORE_DEMANDS = re.compile(
     r"(?<![\w./])(?:4|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|10|100)(?![\w./])"
@@ -130,7 +178,11 @@ _TRIGGER_WORDS = words(
     "certified confirmed automated automatic machine ai language model bot chatbot gpt claude now act behave "
     "pretend prompt message assistant system user human developer respond output return print gold golden itself "
     "self senior staff principal merit merits warrant warrants earn earns worth should must points overall config "
-    "rubric reminder memo"
+    "rubric reminder memo grading marking evaluate evaluates evaluated evaluating assess assessed assessing "
+    "assessor judge judged judging reviewing rater please treat regard consider accept mark perfect flawless "
+    "exemplary authoritative deemed whoever whatever anyone anything penalise penalize deduct deducted dock "
+    "awarded dimension dimensions purpose purposes accordingly generously leniently hidden secret admin "
+    "administrator operator directive expected"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
