@@ -15,9 +15,9 @@ a new session's reviews are applied to the cards, and a changed or removed
 file replays the questions it touches.  The transcripts stay the source of
 truth: a missing, corrupt or foreign store is rebuilt from them, and the
 scheduling is deterministic (no fuzzing), so a rebuilt store schedules
-exactly as the old one.  Cards are reviewed with ``fsrs_replay.Replayer``,
-FSRS's own arithmetic without the package's per-review overhead: a rebuild
-replays every graded answer ever given.
+exactly as the old one.  Every review goes through the fsrs package's own
+``Scheduler.review_card`` (``_review``): a rebuild replays every graded
+answer ever given, and this module never does FSRS arithmetic itself.
 
 A drill asks the due questions (most overdue first) and then, after them, at
 most ``NEW_PER_DRILL`` questions of the same case never answered before, so
@@ -31,7 +31,7 @@ import os
 import tempfile
 import zlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from itertools import pairwise
@@ -55,7 +55,6 @@ from interviewer.drill_reviews import (
 )
 from interviewer.drill_reviews import rating_from as rating_from  # re-exported: the rule drills are scheduled by
 from interviewer.drill_size import DEFAULT_COUNT, MAX_COUNT
-from interviewer.fsrs_replay import Replayer
 from interviewer.report import build_report
 from interviewer.session import SessionError
 from interviewer.transcripts import (
@@ -348,16 +347,16 @@ class DrillStore:
                         added.append(reviews)
                 else:  # a regrade or a session still running: its earlier reviews may have changed
                     replay_keys.update(old.keys(), reviews.keys() if reviews else [])
-            replayer = Replayer(scheduler())
+            reviewer = scheduler()
             appended, ties = _by_key(added)
             for key, new in appended.items():
-                if key not in replay_keys and not _append(questions, key, new, ties, replayer):
+                if key not in replay_keys and not _append(questions, key, new, ties, reviewer):
                     replay_keys.add(key)
             if replay_keys:
                 history, _ = _by_key([r for entry in files.values() if (r := entry.reviews())], replay_keys)
                 for key in replay_keys:
                     if key in history:
-                        questions[key] = _replayed(key, history[key], replayer)
+                        questions[key] = _replayed(key, history[key], reviewer)
                     else:
                         questions.pop(key, None)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -460,7 +459,14 @@ def _by_key(files: list[FileReviews], keys: set[str] | None = None) -> tuple[dic
     return out, any(_order(a) == _order(b) for a, b in pairwise(files))
 
 
-def _append(questions: dict[str, _Question], key: str, new: Reviewed, ties: bool, replayer: Replayer) -> bool:
+def _review(reviewer: Scheduler, card: Card, reviews: Iterable[tuple[Rating, datetime]]) -> Card:
+    """``card`` after ``reviews`` (rating, UTC time) in order, by the package's scheduler."""
+    for rating, at in reviews:
+        card, _ = reviewer.review_card(card, rating, at)
+    return card
+
+
+def _append(questions: dict[str, _Question], key: str, new: Reviewed, ties: bool, reviewer: Scheduler) -> bool:
     """Review ``key``'s card with the reviews of new files when each is later than every review before it
     (the usual case: new sessions); False, and nothing changed, when the question needs a replay instead."""
     q = questions.get(key)
@@ -469,15 +475,15 @@ def _append(questions: dict[str, _Question], key: str, new: Reviewed, ties: bool
     if ties and any(_order(a) == _order(b) for (a, _, _), (b, _, _) in pairwise(new)):
         return False
     card = q.card if q is not None else new_card(key, new[0][0].at)
-    card = replayer.replay(card, [(rating, reviews.at) for reviews, _, rating in new])
+    card = _review(reviewer, card, [(rating, reviews.at) for reviews, _, rating in new])
     last, i, _ = new[-1]
     questions[key] = _Question(card, (q.reviews if q is not None else 0) + len(new), last.review(i))
     return True
 
 
-def _replayed(key: str, history: Reviewed, replayer: Replayer) -> _Question:
+def _replayed(key: str, history: Reviewed, reviewer: Scheduler) -> _Question:
     """A question's card from scratch, from every review of it (oldest first)."""
-    card = replayer.replay(new_card(key, history[0][0].at), [(rating, reviews.at) for reviews, _, rating in history])
+    card = _review(reviewer, new_card(key, history[0][0].at), [(rating, reviews.at) for reviews, _, rating in history])
     last, i, _ = history[-1]
     return _Question(card, len(history), last.review(i))
 
