@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.test_cli import run
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_cli(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, INTERVIEWER_CONFIG=str(tmp_path / "config.toml"))
-    return subprocess.run(
-        [sys.executable, "-m", "interviewer", "--transcripts-dir", str(tmp_path / "t"), *args],
-        capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-    )
+    """``interviewer --transcripts-dir TMP/t ARGS`` through ``cli.main`` in this process, with no terminal.
+
+    Like a process with stdin from /dev/null and its output piped (the app's terminal check reads
+    ``sys.stdin``/``sys.stdout``); ``test_cli.test_the_entry_point_runs_as_a_real_process`` and
+    ``test_cli.test_app_needs_a_terminal`` cover the real process.  The config is the test's own (conftest).
+    """
+    return run("--transcripts-dir", str(tmp_path / "t"), *args)
 
 
 def test_unknown_case_is_one_line_listing_ids_and_exit_2(tmp_path: Path) -> None:
