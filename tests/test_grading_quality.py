@@ -21,6 +21,9 @@ from tests.conftest import FIXTURES
 
 BLIND = FIXTURES / "blind"
 
+# One worker runs the whole module under pytest-xdist, so the blind set is graded once (``report`` is cached).
+pytestmark = pytest.mark.xdist_group("blind-set")
+
 
 @lru_cache(maxsize=1)
 def report() -> dict[str, Any]:

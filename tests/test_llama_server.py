@@ -21,7 +21,12 @@ from interviewer.grading.types import Grade
 from tests.fakeserver import GOOD_ANSWER, kv_request
 from tests.llama_server import SKIP_REASON, llama_available, llama_server_fixture  # noqa: F401
 
-pytestmark = [pytest.mark.llama, pytest.mark.skipif(not llama_available(), reason=SKIP_REASON)]
+# One worker runs them all under pytest-xdist, so the session-scoped server starts once.
+pytestmark = [
+    pytest.mark.llama,
+    pytest.mark.xdist_group("llama"),
+    pytest.mark.skipif(not llama_available(), reason=SKIP_REASON),
+]
 
 FIXTURE_CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 CLI_TIMEOUT = 600
