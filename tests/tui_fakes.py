@@ -216,7 +216,11 @@ def build_app(
 
 
 async def settle(pilot: Any, rounds: int = 3) -> None:
-    """Wait for every worker, then let the posted messages be handled (no sleeps)."""
+    """Wait for every worker, then let the posted messages be handled (no sleeps).
+
+    Again while handling those messages started more workers, up to ``rounds`` times; once a
+    pause leaves no worker pending or running, there is nothing more to wait for.
+    """
     from textual.worker import WorkerCancelled
 
     for _ in range(rounds):
@@ -224,6 +228,8 @@ async def settle(pilot: Any, rounds: int = 3) -> None:
         with contextlib.suppress(WorkerCancelled):
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+        if all(worker.is_finished for worker in pilot.app.workers):
+            return
 
 
 def visible_text(root: Widget) -> str:
