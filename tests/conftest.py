@@ -7,6 +7,7 @@ machine with ``OPENAI_API_KEY`` set behaves exactly like CI.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,18 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # 10,000 it is a few per cent.  Nothing is kept alive longer than the next collection, and no
 # test depends on when garbage is collected.
 gc.set_threshold(10_000, *gc.get_threshold()[1:])
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the default in pyproject.toml): one pytest-xdist worker more than there are CPUs.
+
+    A worker spends about a quarter of its time waiting (a Pilot pause lasts until the app goes
+    idle; the process tests wait for their child), and the extra worker uses those gaps.
+    ``-n N`` or ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still choose the number; ``-n0`` runs in one process.
+    """
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cpus + 1
+
 
 _FIRST = ("test_tui_tmux", "test_tui_signals", "test_packaging", "test_transcripts")
 """Modules that run the real program in its own process: each test takes seconds, mostly waiting."""
