@@ -28,6 +28,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown to pytest without the plugin
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (the default in pyproject.toml): one pytest-xdist worker more than there are CPUs.
 
