@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from interviewer import __version__
-from interviewer.commands import Parser, add_common_options, register_all
+from interviewer.commands import Parser, SubParsers, add_common_options, register_all
 from interviewer.commands.app import home
 from interviewer.errors import UserError
 
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"interviewer {__version__}")
     add_common_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    assert isinstance(sub, SubParsers)  # Parser registers it as its subparsers action
     register_all(sub)
     parser.set_defaults(handler=None, app_handler=home)
     return parser

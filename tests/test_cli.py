@@ -257,10 +257,8 @@ def test_every_command_module_registers_itself() -> None:
     assert "interviewer.commands.content" in modules and "interviewer.commands.calc" in modules
     assert not any(m.rsplit(".", 1)[1].startswith("_") for m in modules)
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    registered = {
-        (parser.get_default("handler") or parser.get_default("app_handler")).__module__
-        for parser in sub.choices.values()
-    }
+    parsers = [sub.parser(name) for name in sub.choices]
+    registered = {(p.get_default("handler") or p.get_default("app_handler")).__module__ for p in parsers}
     assert registered == set(modules)
 
 

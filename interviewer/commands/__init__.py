@@ -8,10 +8,13 @@ propagates: a broken command is a loud failure, never a silently missing one.
 This package imports nothing from ``interviewer.cli``: the CLI imports the
 commands, not the other way round.
 
-Registering a command costs only argparse: command modules import the domain
-(pydantic, the content, the graders) inside their handlers, never at the top.
-That is what lets ``interviewer`` paint its first frame before pydantic is
-loaded, and ``--help`` answer without it.  Two kinds of command:
+Registering a command costs almost nothing: command modules import the domain
+(pydantic, the content, the graders) inside their handlers, never at the top,
+and a command's own parser is built only when that command is chosen (or its
+help is asked for).  That is what lets ``interviewer`` paint its first frame
+before pydantic is loaded, and ``--help`` answer without it: building all
+nineteen parsers cost about 20 ms, most of it argparse's gettext look-ups and
+terminal-size checks.  Two kinds of command:
 
 - ``add_command``: the handler gets the settings, resolved once by the CLI.
 - ``add_app_command``: the commands that open the app get a function that
@@ -24,20 +27,21 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from interviewer.errors import UserError
 
 if TYPE_CHECKING:
     from interviewer.config import Settings
 
-SubParsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 Handler: TypeAlias = "Callable[[argparse.Namespace, Settings], int]"
 """A command: the parsed flags and the settings resolved once for this run, to an exit code."""
 AppHandler: TypeAlias = "Callable[[argparse.Namespace, Callable[[], Settings]], int]"
 """A command that opens the app: the parsed flags and how to resolve the settings once it has painted."""
+Arguments: TypeAlias = "Callable[[Parser], object]"
+"""Adds a command's own flags and positionals to its parser (called only when the parser is built)."""
 
 
 class CommandError(UserError):
@@ -47,8 +51,55 @@ class CommandError(UserError):
 class Parser(argparse.ArgumentParser):
     """argparse that reports bad flags as one line and exit code 2."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", "parsers", SubParsers)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CommandError(f"{message} (see '{self.prog} --help')", code=2)
+
+
+if TYPE_CHECKING:
+    _SubParsersAction = argparse._SubParsersAction[Parser]
+else:  # not subscriptable at run time
+    _SubParsersAction = argparse._SubParsersAction
+
+
+class SubParsers(_SubParsersAction):
+    """Subcommands whose parsers are built on first use.
+
+    The top-level help needs only each command's name and one-line help, so a
+    command is listed at once and its parser is built when the command line
+    names it.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending: dict[str, Callable[[str], Parser]] = {}
+
+    def add_lazy(self, name: str, help: str, build: Callable[[str], Parser]) -> None:
+        """List ``name`` now; ``build(prog)`` makes its parser when it is first needed."""
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+        self._pending[name] = build
+        self._name_parser_map[name] = None  # type: ignore[assignment]  # listed; built by parser()
+
+    def parser(self, name: str) -> Parser:
+        """The parser of command ``name``, built now if it has not been."""
+        build = self._pending.pop(name, None)
+        if build is not None:
+            self._name_parser_map[name] = build(f"{self._prog_prefix} {name}")
+        return self._name_parser_map[name]
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        if isinstance(values, list) and values and values[0] in self._pending:
+            self.parser(values[0])
+        super().__call__(parser, namespace, values, option_string)
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
@@ -64,20 +115,28 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offline", action="store_true", default=argparse.SUPPRESS, help="grade offline only")
 
 
-def add_command(sub: SubParsers, name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
-    """Add a subcommand that also accepts the common options after its name."""
-    parser = sub.add_parser(name, help=help, description=help)
-    add_common_options(parser)
-    parser.set_defaults(handler=handler)
-    return parser
+def add_command(sub: SubParsers, name: str, handler: Handler, help: str, arguments: Arguments | None = None) -> None:
+    """Add a subcommand that also accepts the common options after its name; ``arguments`` adds its own."""
+    sub.add_lazy(name, help, _builder(help, arguments, handler=handler))
 
 
-def add_app_command(sub: SubParsers, name: str, handler: AppHandler, help: str) -> argparse.ArgumentParser:
+def add_app_command(
+    sub: SubParsers, name: str, handler: AppHandler, help: str, arguments: Arguments | None = None
+) -> None:
     """Add a subcommand that opens the app: it resolves the settings itself, after the first paint."""
-    parser = sub.add_parser(name, help=help, description=help)
-    add_common_options(parser)
-    parser.set_defaults(handler=None, app_handler=handler)
-    return parser
+    sub.add_lazy(name, help, _builder(help, arguments, handler=None, app_handler=handler))
+
+
+def _builder(help: str, arguments: Arguments | None, **defaults: object) -> Callable[[str], Parser]:
+    def build(prog: str) -> Parser:
+        parser = Parser(prog=prog, description=help)
+        add_common_options(parser)
+        if arguments is not None:
+            arguments(parser)
+        parser.set_defaults(**defaults)
+        return parser
+
+    return build
 
 
 def command_modules() -> list[str]:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from interviewer.commands import CommandError, SubParsers, add_app_command
+from interviewer.commands import CommandError, Parser, SubParsers, add_app_command
 from interviewer.tui.start import Deferred, Environment, Home, Review, Run, StartSpec
 
 if TYPE_CHECKING:
@@ -24,7 +24,11 @@ if TYPE_CHECKING:
 
 
 def register(sub: SubParsers) -> None:
-    p = add_app_command(sub, "run", run_case, "start a timed mock interview on a case or question bank")
+    add_app_command(sub, "run", run_case, "start a timed mock interview on a case or question bank", _run_arguments)
+    add_app_command(sub, "review", review, "browse, regrade and export saved sessions in the terminal UI")
+
+
+def _run_arguments(p: Parser) -> None:
     p.add_argument("case", metavar="CASE", help="case id (see 'interviewer cases')")
     p.add_argument("--minutes", type=float, default=None, metavar="N",
                    help="fit the session into N minutes (phase budgets are scaled)")
@@ -35,7 +39,6 @@ def register(sub: SubParsers) -> None:
                         help="move on as soon as a phase's time is up")
     timing.add_argument("--soft", dest="phase_timeout", action="store_const", const="soft",
                         help="let the candidate finish the current answer when time is up (default)")
-    add_app_command(sub, "review", review, "browse, regrade and export saved sessions in the terminal UI")
 
 
 def environment_for(settings: Settings) -> Environment:

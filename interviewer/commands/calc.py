@@ -7,25 +7,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from interviewer import estimators
-from interviewer.commands import CommandError, Handler, Parser, SubParsers, add_common_options
+from interviewer.commands import CommandError, Handler, Parser, SubParsers, add_command
 
 if TYPE_CHECKING:
     from interviewer.config import Settings
 
 
 def register(sub: SubParsers) -> None:
-    calc = sub.add_parser(
-        "calc",
-        help="back-of-envelope estimators that show their working",
-        description="Back-of-envelope estimators that show their working.",
-    )
-    add_common_options(calc)
+    add_command(sub, "calc", _usage, "back-of-envelope estimators that show their working", _estimators)
 
-    def usage(args: argparse.Namespace, settings: Settings) -> int:
-        calc.print_help()
-        return 2
 
-    calc.set_defaults(handler=usage)
+def _usage(args: argparse.Namespace, settings: Settings) -> int:
+    """``calc`` alone: its help lists the estimators."""
+    args.calc_help()
+    return 2
+
+
+def _estimators(calc: Parser) -> None:
+    calc.set_defaults(calc_help=calc.print_help)
     kinds = calc.add_subparsers(dest="estimator", metavar="ESTIMATOR", parser_class=Parser)
 
     p = kinds.add_parser("params", help="parameter count: L, D, V, FFN multiple")

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.commands import CommandError, Parser, SubParsers, add_command
 from interviewer.commands._common import grader_for, load_library_for
 from interviewer.dimensions import DIMENSION_TITLES, DIMENSIONS
 
@@ -35,8 +35,12 @@ NO_ENDPOINT = ("no endpoint configured (--base-url or INTERVIEWER_BASE_URL; --of
 
 
 def register(sub: SubParsers) -> None:
-    p = add_command(sub, "calibrate", calibrate,
-                    "measure how well the configured grader and the offline grader agree with labelled answers")
+    add_command(sub, "calibrate", calibrate,
+                "measure how well the configured grader and the offline grader agree with labelled answers",
+                _arguments)
+
+
+def _arguments(p: Parser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--limit", type=int, metavar="N",
                    help="grade only N answers, spread evenly over the set (a quick look; the verdict is weaker)")

@@ -14,13 +14,13 @@ if TYPE_CHECKING:
 
 
 def register(sub: SubParsers) -> None:
-    p = add_command(
+    add_command(
         sub,
         "check",
         check,
         "probe the grading endpoint: reachability, models, structured-output mode and latency",
+        lambda p: p.add_argument("--json", action="store_true", help="print the result as JSON"),
     )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def check(args: argparse.Namespace, settings: Settings) -> int:

@@ -17,10 +17,14 @@ if TYPE_CHECKING:
 
 
 def register(sub: SubParsers) -> None:
-    p = add_command(sub, "validate", validate, "check case and rubric files; prints file:line: field: problem")
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders of YAML")
-    p = add_command(sub, "cases", list_cases, "list every case and question bank")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_command(
+        sub, "validate", validate, "check case and rubric files; prints file:line: field: problem",
+        lambda p: p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders of YAML"),
+    )
+    add_command(
+        sub, "cases", list_cases, "list every case and question bank",
+        lambda p: p.add_argument("--json", action="store_true", help="print JSON"),
+    )
 
 
 def validate(args: argparse.Namespace, settings: Settings) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.commands import CommandError, Parser, SubParsers, add_command
 from interviewer.commands._common import load_library_for
 from interviewer.commands.app import open_app
 from interviewer.dimensions import DIMENSIONS
@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 
 def register(sub: SubParsers) -> None:
-    p = add_command(sub, "drill", drill, "a short timed session of the questions due for review")
+    add_command(sub, "drill", drill, "a short timed session of the questions due for review", _arguments)
+
+
+def _arguments(p: Parser) -> None:
     p.add_argument("--case", metavar="ID", help="drill this case (default: the case with the most due questions)")
     p.add_argument("--dimension", metavar="D", help=f"only questions weak on D ({', '.join(DIMENSIONS)})")
     p.add_argument("--count", type=int, default=DEFAULT_COUNT, metavar="N",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from interviewer.answers import MAX_ANSWER_CHARS, AnswerError, decode_answer
-from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.commands import CommandError, Parser, SubParsers, add_command
 from interviewer.commands._common import find_case, find_question, grader_for, load_library_for
 
 if TYPE_CHECKING:
@@ -17,7 +17,10 @@ if TYPE_CHECKING:
 
 
 def register(sub: SubParsers) -> None:
-    p = add_command(sub, "score", score, "grade one answer (from --answer-file or stdin)")
+    add_command(sub, "score", score, "grade one answer (from --answer-file or stdin)", _arguments)
+
+
+def _arguments(p: Parser) -> None:
     p.add_argument("--case", required=True, metavar="ID", help="case or bank id")
     p.add_argument("--question", required=True, metavar="QID", help="question id within the case")
     p.add_argument(

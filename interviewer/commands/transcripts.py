@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from interviewer.commands import CommandError, SubParsers, add_command
+from interviewer.commands import CommandError, Parser, SubParsers, add_command
 from interviewer.commands._common import find_case, grader_for, load_library_for, store_for
 
 if TYPE_CHECKING:
@@ -21,26 +21,42 @@ if TYPE_CHECKING:
 
 
 def register(sub: SubParsers) -> None:
-    p = add_command(sub, "transcripts", list_transcripts, "list saved sessions")
+    add_command(sub, "transcripts", list_transcripts, "list saved sessions", _json_flag)
+    add_command(sub, "show", show, "print one saved session", _show_arguments)
+    add_command(sub, "export", export, "write one saved session to a file", _export_arguments)
+    add_command(sub, "regrade", regrade_cmd,
+                "grade saved sessions again with the current grader (each answer keeps its last 5 grades)",
+                _regrade_arguments)
+    add_command(sub, "progress", progress_cmd,
+                "per-dimension scores over time (a plot), weakest questions and dimensions, the drill queue",
+                _progress_arguments)
+
+
+def _json_flag(p: Parser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
-    p = add_command(sub, "show", show, "print one saved session")
+
+
+def _show_arguments(p: Parser) -> None:
     p.add_argument("id", metavar="ID", help="transcript id (a unique prefix is enough)")
     p.add_argument("--format", choices=("md", "json"), default="md", help="md (default) or json")
-    p = add_command(sub, "export", export, "write one saved session to a file")
-    p.add_argument("id", metavar="ID", help="transcript id (a unique prefix is enough)")
-    p.add_argument("--format", choices=("md", "json"), default="md", help="md (default) or json")
+
+
+def _export_arguments(p: Parser) -> None:
+    _show_arguments(p)
     p.add_argument(
         "-o", "--output", type=Path, help="output file (default: .md beside the transcript, .json in this folder)"
     )
-    p = add_command(sub, "regrade", regrade_cmd,
-                    "grade saved sessions again with the current grader (each answer keeps its last 5 grades)")
+
+
+def _regrade_arguments(p: Parser) -> None:
     p.add_argument("id", metavar="ID", nargs="?", help="transcript id (a unique prefix is enough)")
     p.add_argument("--all", action="store_true", help="regrade every saved session")
     p.add_argument("--json", action="store_true", help="print the new grades as JSON")
-    p = add_command(sub, "progress", progress_cmd,
-                    "per-dimension scores over time (a plot), weakest questions and dimensions, the drill queue")
+
+
+def _progress_arguments(p: Parser) -> None:
     p.add_argument("--case", metavar="ID", help="only sessions of this case")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    _json_flag(p)
 
 
 def _load(args: argparse.Namespace, settings: Settings) -> tuple[TranscriptStore, Transcript]:
