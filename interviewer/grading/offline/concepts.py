@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -293,32 +294,39 @@ class ConceptIndex:
 
     def __init__(self, concepts: Sequence[Concept]):
         self.concepts = tuple(concepts)
-        self._by_stem: dict[str, list[tuple[int, int, int]]] = {}
-        self._need: dict[tuple[int, int], tuple[int, int]] = {}
+        # Each alias gets a number in (concept, alias) order; a stem's posting list repeats the number once per
+        # unit of weight, so counting is one C-level Counter pass over the sentence's postings.
+        self._pairs: list[tuple[int, int]] = []
+        self._need: list[tuple[int, int]] = []
+        by_stem: dict[str, list[int]] = {}
         for ci, concept in enumerate(self.concepts):
             for ai, alias in enumerate(concept.aliases):
+                number = len(self._pairs)
+                self._pairs.append((ci, ai))
                 keys = alias.index_keys
                 exact_only = alias.fuzzy_cutoff is None
-                self._need[(ci, ai)] = (len(keys) if exact_only else max(1, len(keys) - 1), len(keys))
+                self._need.append((len(keys) if exact_only else max(1, len(keys) - 1), len(keys)))
                 for key in keys:
-                    self._by_stem.setdefault(key, []).append((ci, ai, 1))
+                    by_stem.setdefault(key, []).append(number)
                 if len(alias.words) > 1:
                     glued = stem("".join(alias.words))
                     if glued not in keys:
-                        self._by_stem.setdefault(glued, []).append((ci, ai, len(keys)))
+                        by_stem.setdefault(glued, []).extend([number] * len(keys))
+        self._by_stem = {key: tuple(numbers) for key, numbers in by_stem.items()}
 
     def candidates(self, sentence: Sentence) -> list[tuple[int, int, bool]]:
         """(concept, alias, complete) for each alias worth trying; complete = every stem is present."""
-        counts: dict[tuple[int, int], int] = {}
-        for s in sentence.stems:
-            for ci, ai, weight in self._by_stem.get(s, ()):
-                counts[(ci, ai)] = counts.get((ci, ai), 0) + weight
+        by_stem = self._by_stem
+        counts = Counter(itertools.chain.from_iterable(by_stem[s] for s in sentence.stems if s in by_stem))
+        need = self._need
+        pairs = self._pairs
         out = []
-        for pair, n in counts.items():
-            need, full = self._need[pair]
-            if n >= need:
-                out.append((pair[0], pair[1], n >= full))
-        out.sort()
+        for number in sorted(counts):
+            n = counts[number]
+            least, full = need[number]
+            if n >= least:
+                ci, ai = pairs[number]
+                out.append((ci, ai, n >= full))
         return out
 
     def find(
