@@ -74,6 +74,11 @@ class AliasMatcher:
     """Content-word stems; all must be present for an order-free match."""
     words: tuple[str, ...]
     """Content words (folded), each of which must be present, give or take a typo, for a fuzzy match."""
+    word_stems: tuple[str, ...]
+    """The stem of each of ``words``, in the same order."""
+    typo_gate: tuple[frozenset[str], frozenset[str]]
+    """(stems of the short words, first three letters of the long words): when a sentence lacks one stem,
+    a fuzzy match needs every short word by stem and every long word's start, as ``_words_present`` checks."""
     anchors: frozenset[str]
     """Folded tokens that must appear as whole tokens before order-free or fuzzy matching."""
     index_keys: frozenset[str]
@@ -144,6 +149,8 @@ def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
         exact=re.compile(pattern),
         stems=stems,
         words=tuple(words),
+        word_stems=tuple(stem(w) for w in words),
+        typo_gate=(frozenset(stem(w) for w in words if len(w) <= 4), frozenset(w[:3] for w in words if len(w) > 4)),
         anchors=anchors,
         index_keys=index_keys,
         negations=sum(1 for t in tokens_of(folded) if t in NEGATIONS),
@@ -220,13 +227,14 @@ def _words_present(m: AliasMatcher, sentence: Sentence) -> bool:
     'calibration set' must not match 'calibration step', nor 'max calibration'
     'has a calibration'.
     """
-    missing = sum(1 for s in m.stems if s not in sentence.stems)
+    present = sentence.stems
+    missing = len(m.stems - present)
     if missing > 1 or missing >= len(m.stems):
         return False
     tokens = sentence.tokens
     joined: list[str] | None = None
-    for word in m.words:
-        if stem(word) in sentence.stems:
+    for word, word_stem in zip(m.words, m.word_stems, strict=True):
+        if word_stem in present:
             continue
         if len(word) <= 4 or word[:3] not in sentence.prefixes:
             return False
@@ -251,16 +259,16 @@ def match_alias(m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, 
             return Hit(m.alias, sentence, found.start(), found.end(), "exact")
     if m.fuzzy_cutoff is None:
         return None
-    if m.anchors and not m.anchors <= set(sentence.tokens):
+    if m.anchors and not all(a in sentence.tokens for a in m.anchors):
         return None
     if m.numbers and not m.numbers <= set(_NUMBER.findall(folded, sentence.start, sentence.end)):
         return None
     if complete and _order_free(m, sentence):
         start, end = _stem_span(m, sentence, folded)
         return Hit(m.alias, sentence, start, end, "words")
-    piece = folded[sentence.start : sentence.end]
-    if len(piece) < len(m.folded) * 0.8 or not _words_present(m, sentence):
+    if sentence.end - sentence.start < len(m.folded) * 0.8 or not _words_present(m, sentence):
         return None
+    piece = folded[sentence.start : sentence.end]
     aligned = fuzz.partial_ratio_alignment(m.folded, piece, score_cutoff=m.fuzzy_cutoff)
     if aligned is None:
         return None
@@ -341,7 +349,12 @@ class ConceptIndex:
             for ci, ai, complete in self.candidates(sentence):
                 if ci in done:
                     continue
-                hit = match_alias(self.concepts[ci].aliases[ai], sentence, text, folded, complete=complete)
+                alias = self.concepts[ci].aliases[ai]
+                if not complete:  # only a typo can match: the cheap half of ``_words_present`` first
+                    short, starts = alias.typo_gate
+                    if not (short <= sentence.stems and starts <= sentence.prefixes):
+                        continue
+                hit = match_alias(alias, sentence, text, folded, complete=complete)
                 if hit is not None:
                     hits.setdefault(ci, []).append(hit)
                     done.add(ci)
