@@ -1,4 +1,4 @@
-"""The held-out labelled set is well formed: every answer points at a real question, and it covers what it must.
+"""The held-out labelled sets are well formed: every answer points at a real question, and each covers what it must.
 
 No score floors here on purpose: the set is for measuring the grader
 (``benchmarks/bench_grading_quality.py``), and a floor would make it a
@@ -8,6 +8,9 @@ tuning target.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
+
+import pytest
 
 from interviewer.content.loader import load_library
 from interviewer.dimensions import DIMENSIONS
@@ -15,15 +18,20 @@ from interviewer.labelled import load_labelled, request_for
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 from tests.conftest import FIXTURES
 
-HELD_OUT = FIXTURES / "held_out" / "answers_c.yaml"
+HELD_OUT = sorted((FIXTURES / "held_out").glob("answers_*.yaml"))
 KINDS = {
     "excellent", "paraphrase", "partial", "vague", "wrong", "salad", "negated_salad", "number_spam",
     "wrong_numbers", "copied", "injection", "followup_good", "followup_partial", "followup_wrong",
 }
 
 
-def test_the_held_out_set_is_large_broad_and_points_at_real_questions() -> None:
-    items = load_labelled([HELD_OUT])
+def test_there_are_two_held_out_sets() -> None:
+    assert [p.name for p in HELD_OUT] == ["answers_c.yaml", "answers_d.yaml"]
+
+
+@pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.name)
+def test_the_held_out_set_is_large_broad_and_points_at_real_questions(path: Path) -> None:
+    items = load_labelled([path])
     library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
     for item in items:
         request = request_for(library, item)  # raises on an unknown case, question or follow-up
