@@ -14,9 +14,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from interviewer.tui.widgets.countdown import Countdown
+from interviewer.tui.widgets.footer import Footer
 
 LOADING = "Loading the case…"
 

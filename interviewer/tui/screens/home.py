@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from interviewer.tui.formatting import first_line, overall_content, started_label
@@ -22,6 +22,7 @@ from interviewer.tui.messages import EndpointChecked, TranscriptsListed
 from interviewer.tui.screens.base import TranscriptListScreen
 from interviewer.tui.start import Run
 from interviewer.tui.widgets.drills_due import DrillsDue
+from interviewer.tui.widgets.footer import Footer
 
 if TYPE_CHECKING:  # the first screen painted: the domain is imported only once it has loaded (see tui.app)
     from interviewer.content.schema import Case

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
 from interviewer.content.schema import DIMENSION_TITLES
@@ -23,6 +23,7 @@ from interviewer.progress import Progress, progress
 from interviewer.progress_plot import can_plot, draw
 from interviewer.transcripts import TranscriptStore
 from interviewer.tui.screens.base import AppScreen
+from interviewer.tui.widgets.footer import Footer
 
 
 class ProgressLoaded(Message):

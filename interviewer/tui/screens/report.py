@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, DIMENSIONS, Case
@@ -18,6 +18,7 @@ from interviewer.report import QuestionReview, Report, TurnScore, build_report, 
 from interviewer.transcripts import Transcript, TranscriptStore
 from interviewer.tui.formatting import overall_content, score_bar
 from interviewer.tui.screens.exporting import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
+from interviewer.tui.widgets.footer import Footer
 
 LABEL_WIDTH = 16
 

@@ -6,13 +6,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 
 from interviewer.transcripts import Summary
 from interviewer.tui.filtering import HELP, matches, parse_filter, status_words
 from interviewer.tui.formatting import started_label
 from interviewer.tui.messages import TranscriptsListed
 from interviewer.tui.screens.base import TranscriptListScreen
+from interviewer.tui.widgets.footer import Footer
 
 CASE_WIDTH = 34
 

@@ -33,7 +33,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from interviewer.answers import AnswerError, check_answer
 from interviewer.grading.types import Grade, GradeRequest, SessionGrader
@@ -47,6 +47,7 @@ from interviewer.tui.widgets.conversation import Conversation, conversation_entr
 from interviewer.tui.widgets.countdown import Countdown
 from interviewer.tui.widgets.editor import AnswerEditor
 from interviewer.tui.widgets.feedback import FeedbackPanel
+from interviewer.tui.widgets.footer import Footer
 from interviewer.tui.workers import grade_jobs, in_daemon_thread
 
 TICK_SECONDS = 1.0

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from interviewer.clock import duration_text
 from interviewer.content.schema import DIMENSION_TITLES, Case
@@ -26,6 +26,7 @@ from interviewer.transcripts import Transcript, TranscriptStore, Turn
 from interviewer.tui.formatting import overall_content, started_label
 from interviewer.tui.messages import RegradeDone, RegradeFailed, RegradeProgress
 from interviewer.tui.screens.exporting import EXPORT_BINDINGS, EXPORT_COMMANDS, TranscriptExportScreen
+from interviewer.tui.widgets.footer import Footer
 from interviewer.tui.widgets.grade_view import GradeView
 from interviewer.tui.widgets.score_table import scores_content
 from interviewer.tui.workers import RegradeJob, in_daemon_thread, regrade_saved
