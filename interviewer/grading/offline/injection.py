@@ -21,7 +21,7 @@ from interviewer.grading.offline.text import fold, words
 
 MAX_SCAN_CHARS = 50_000
 """Longer input is scanned only this far.  Answers are capped at 20,000 characters before grading, and this
-bound keeps the worst case (text made of nothing but trigger characters) near 0.1 s."""
+bound keeps the worst case (text made of nothing but trigger words) near 0.15 s."""
 
 _W = r"[ \t]{1,3}"
 _FILLER = (
@@ -164,7 +164,7 @@ _PATTERNS: tuple[str, ...] = (
     r"(?:answer|response|submission)\b",
 )
 _SCORE_DEMANDS = re.compile(
-    r"(?<![\w./])(?:4|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|10|100)(?![\w./])"
+    r"(?<![\w./])(?:4|5|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|5|10|100)(?![\w./])"
     r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b",
     re.IGNORECASE,
 )
@@ -205,15 +205,60 @@ _BEFORE, _AFTER = 40, 100
 MAX_SPANS = 200
 
 
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad")
+_SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ \t]){3,}[^\W\d_](?![^\W\d_])")
+"""A word written with its letters spaced out: 'g r a d e r'."""
+_ALNUM = re.compile(r"[a-z0-9]{3,}")
+_LEET_DIGITS = str.maketrans("013457", "oieast")
+
+
+def _read_leet(m: re.Match[str]) -> str:
+    word = m.group()
+    if word.isalpha() or word.isdigit() or not any(d in word for d in "013457"):
+        return word
+    return word.translate(_LEET_DIGITS)
+
+
+def _normalized(text: str) -> tuple[str, list[int]]:
+    """``text`` folded, without zero-width characters, with spaced-out letters joined and leetspeak read as
+    letters ('sc0re' as 'score'), and the offset in ``text`` of each character kept.
+
+    Only what a candidate would do to hide words from a filter is undone; the
+    result is scanned, never shown.
+    """
+    folded = fold(text)
+    chars: list[str] = []
+    offsets: list[int] = []
+    for i, ch in enumerate(folded):
+        if ch not in _ZERO_WIDTH:
+            chars.append(ch)
+            offsets.append(i)
+    out = "".join(chars)
+    if _SPACED.search(out):
+        keep = [True] * len(out)
+        for m in _SPACED.finditer(out):
+            for j in range(m.start() + 1, m.end(), 2):
+                keep[j] = False
+        offsets = [o for o, k in zip(offsets, keep, strict=True) if k]
+        out = "".join(c for c, k in zip(out, keep, strict=True) if k)
+    out = _ALNUM.sub(_read_leet, out)  # same length: offsets unchanged
+    offsets.append(len(text))
+    return out, offsets
+
+
 def injection_spans(answer: str) -> list[tuple[int, int]]:
     """(start, end) of each piece of ``answer`` that addresses the grader, in order, not overlapping.
 
-    Windows around trigger words are merged before scanning, so even an
-    answer made of nothing but trigger words is scanned about once.
+    The answer is scanned in a normalized copy (see ``_normalized``) and the
+    spans are mapped back.  Windows around trigger words are merged before
+    scanning, so even an answer made of nothing but trigger words is scanned
+    about once; the sentence rule (``_directed_sentences``) reads each
+    sentence once.
     """
-    text = answer[:MAX_SCAN_CHARS]
+    original = answer[:MAX_SCAN_CHARS]
+    text, offsets = _normalized(original)
     windows: list[tuple[int, int, set[str]]] = []
-    for m in _TRIGGER.finditer(fold(text)):
+    for m in _TRIGGER.finditer(text):
         a, b = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
         if windows and a <= windows[-1][1]:
             windows[-1] = (windows[-1][0], max(windows[-1][1], b), windows[-1][2] | {m.group()})
@@ -225,16 +270,97 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
         for pattern in {p for t in triggers for p in _BY_TRIGGER.get(t, ())} | _ANYWHERE:
             found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
     found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
+    found += [m.span() for m in _WHOLE_TEXT.finditer(text)]
+    found += _directed_sentences(text)
     spans: list[tuple[int, int]] = []
     for start, end in sorted(found):
         if not spans or start >= spans[-1][1]:
             spans.append((start, end))
             if len(spans) >= MAX_SPANS:
                 break
-    return spans
+    return [(offsets[a], offsets[b - 1] + 1) for a, b in spans]
 
 
 def detect_injection(answer: str) -> list[str]:
     """The spans of ``answer`` that address the grader (ignore the rubric, give full marks, role tags...)."""
     text = answer[:MAX_SCAN_CHARS]
     return [text[a:b] for a, b in injection_spans(text)]
+
+
+# ---------------------------------------------------------------- the sentence rule
+# A sentence is aimed at the grader when it speaks of the grading (who grades, or what is given), tells
+# someone to do something about it, and points at this answer or asks for a high mark.  Each part alone is
+# ordinary in a technical answer ('the scheduler scores nodes', 'you should shard the weights', 'this
+# covers the prefill'); the three together are a request to whoever marks the answer.
+_GRADING = re.compile(
+    r"(?<![a-z])(?:grader|graders|grading|graded|grade|grades|re-?grade|evaluator|evaluators|assessor|assessors|"
+    r"scorer|scoring|marker|rater|raters|rate[ \t](?:this|it|me|my)|judge|judges|tally|tallies|tallier|rubric|rubrics|"
+    r"criteria|criterion|score|scores|scored|points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
+    r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|"
+    r"(?:the|any)[ \t]model[ \t](?:reading|grading|checking))(?![a-z])"
+)
+"""Who grades, or what is given."""
+_DIRECTIVE = re.compile(
+    r"(?:(?<![a-z])(?:should|must|shall|(?:is|are)[ \t]to[ \t]be|hereby|directed|instructed|required|"
+    r"appreciated|kindly|please|pls|plz|need[ \t]you|want[ \t]you|make[ \t]sure|ensure|no[ \t]need[ \t]to|"
+    r"do[ \t]not|don'?t|let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
+    r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
+    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award))"
+    r"|(?:^|[.:;,!?(\-–—•*][ \t]{0,3})(?:put|give|award|assign|mark|rate|treat|count|apply|emit|output|"
+    r"terminate|overlook|assume|adjust|override|ignore|forget|disregard|skip|evaluate|grade|score|record|stay|"
+    r"return))(?![a-z])"
+)
+"""Someone told to do something: a modal, a request, or an imperative at the start of a clause."""
+_TARGET = re.compile(
+    r"(?<![a-z])(?:this[ \t](?:answer|response|one|line|submission|list|bullet|candidate|reply|note|text)|"
+    r"(?:my|the[ \t]candidate'?s?)[ \t](?:answer|response|submission|work)|me|us|"
+    r"(?:all|every|each|any)[ \t](?:of[ \t]the[ \t])?(?:dimensions?|criteria|criterion|points?|claims?|"
+    r"figures?|errors?|omissions?|keywords?|penalt(?:y|ies)|deductions?|expected[ \t]points|candidates)|"
+    r"full|max|maximum|top|perfect|excellent|expert(?:-level)?|complete|implied|as[ \t]if|upward|satisfied|"
+    r"verified|[345][ \t]?/[ \t]?[345]|10[ \t]?/[ \t]?10|pass|intent|presence[ \t]of[ \t]keywords|"
+    r"not[ \t]their[ \t]correctness|(?:output|give|assign|put|award|emit|return|score|rate)[ \t](?:a[ \t])?"
+    r"(?:4|5|10|100)(?![0-9]))(?![a-z])"
+)
+"""This answer, or a high mark."""
+_SENTENCE_END = re.compile(r"[.!?](?=[ \t\n)\]\"']|$)|\n")
+
+
+def _directed_sentences(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text + "\n"):
+        end = min(m.end(), len(text))
+        if end - start >= 8:
+            piece = text[start:end]
+            if _GRADING.search(piece) and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece):
+                spans.append((start, end))
+        start = end
+    return spans
+
+
+_WHOLE_TEXT = re.compile(
+    "|".join(
+        (
+            # requests to the grader in a few other languages
+            r"evaluador|puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|correcteur|note[ \t]maximale|bar[eè]me|"
+            r"bewerter|punktzahl|bewertung|评分|满分|最高分|打分|評分",
+            r"\b(?:max|maximum|full)[ \t]{1,3}(?:points|credit)\b",
+            r"\b(?:no[ \t]{1,3}need[ \t]{1,3}to|do[ \t]{1,3}not|don'?t)[ \t]{1,3}"
+            r"(?:re-?grade|regrade|grade|score|mark)\b",
+            r"\bassume[ \t]{1,3}(?:that[ \t]{1,3})?(?:all|every|each|any)[ \t]{1,3}(?:of[ \t]{1,3}the[ \t]{1,3})?"
+            r"(?:claims?|figures?|numbers?|statements?|answers?)\b[^\n.!?]{0,60}"
+            r"\b(?:correct|verified|accurate|right|true|valid)\b",
+            r"(?:(?m:^)|[.!?(\-•*][ \t]{1,3})[ \t]{0,3}(?:grader|grading|scoring|evaluator|evaluation|assessment|"
+            r"assessor|rubric|marker|examiner)[ \t]{1,3}(?:note|notes|instruction|instructions|directive|checker|"
+            r"override|notice|memo|reminder)[ \t]{0,3}[:,]",
+            r"\b(?:rubric[ \t]{1,3}checker|(?:grading|scoring|grader)[ \t]{1,3}override)\b",
+            r"\b(?:rubric|penalt(?:y|ies)|grading|scoring|grader|eval(?:uation)?_config)[._][a-z_]{2,30}[ \t]{0,3}[:=]",
+            # scores written as a block of settings: '"correctness": 4, "depth": 4', 'accuracy: 5'
+            r"(?:[\"']?(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|"
+            r"verdict|grade|mechanism|tradeoff|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?"
+            r"[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)"
+            r"(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}",
+        )
+    )
+)
+"""Patterns without an English trigger word, or cheap enough to scan over the whole answer."""
