@@ -94,11 +94,11 @@ def point_stems(text: str) -> frozenset[str]:
     return frozenset(lex.canonical(stem(t)) for t in tokens_of(fold(text)) if t not in _TEXT_STOP and len(t) > 1)
 
 
-def _wordings(aliases: Sequence[str]) -> list[str]:
-    """Aliases plus their lexicon variants (other wordings of the same point or the same wrong belief)."""
+def _aliases(kp: KeyPoint) -> list[str]:
+    """The key point's aliases plus their lexicon variants (other wordings of the same point)."""
     lex = lexicon()
-    out = list(aliases)
-    for alias in aliases:
+    out = list(kp.aliases)
+    for alias in kp.aliases:
         out.extend(v for v in lex.variants(alias) if v not in out)
     return out
 
@@ -106,7 +106,7 @@ def _wordings(aliases: Sequence[str]) -> list[str]:
 def _compile_question(question: Question) -> CompiledQuestion:
     owners = tuple(question.all_key_points())
     prompts = [question.prompt]
-    index = ConceptIndex(compile_concepts((kp.text, _wordings(kp.aliases)) for _, kp in owners))
+    index = ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners))
     texts = tuple(point_stems(kp.text) for _, kp in owners)
     return CompiledQuestion(
         question=question,
@@ -117,7 +117,7 @@ def _compile_question(question: Question) -> CompiledQuestion:
         ),
         references=tuple(compile_references(question.quantities, facts().subject_of)),
         givens=compile_givens(question.prompt, analyse(question.prompt, fold(question.prompt))),
-        misconceptions=MisconceptionFinder(question.misconceptions, _wordings),
+        misconceptions=MisconceptionFinder(question.misconceptions),
         point_stems=texts,
         point_index=_invert(texts),
         point_need=tuple(

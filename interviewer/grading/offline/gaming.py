@@ -17,7 +17,7 @@ is not stating it, and is skipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from interviewer.content.schema import Misconception
@@ -63,16 +63,9 @@ class MisconceptionHit:
 class MisconceptionFinder:
     """Compiled misconceptions of one question."""
 
-    def __init__(
-        self,
-        misconceptions: Sequence[Misconception],
-        wordings: Callable[[Sequence[str]], Sequence[str]] = lambda aliases: aliases,
-    ):
-        """``wordings`` turns a misconception's aliases into every wording to match (the lexicon's synonyms)."""
+    def __init__(self, misconceptions: Sequence[Misconception]):
         self.misconceptions = tuple(misconceptions)
-        self.index = ConceptIndex(
-            compile_concepts(((m.text, wordings(m.aliases)) for m in self.misconceptions), strict=True)
-        )
+        self.index = ConceptIndex(compile_concepts(((m.text, m.aliases) for m in self.misconceptions), strict=True))
 
     def find(self, sentences: Sequence[Sentence], text: str, folded: str) -> list[MisconceptionHit]:
         if not self.misconceptions:
