@@ -126,6 +126,9 @@ HOSTILE = {
     "alias soup": "kv-cache paged-attention " * 40_000,
     "control chars": "".join(chr(i % 32) for i in range(1_000_000)),
     "surrogates": "\ud800\udfff" * 200_000,
+    "spaced letters": "g r a d e r " * 80_000,
+    "leetspeak": "sc0r3 " * 160_000,
+    "zero-width": "e\u200bv\u200ba\u200bl " * 100_000,
 }
 
 
@@ -138,6 +141,8 @@ def test_hostile_input_is_bounded(name: str) -> None:
     assert ("truncated" in g.flags) == (len(answer) > MAX_CHARS)
 
 
-@pytest.mark.parametrize("name", ["punctuation run", "triggers", "brackets", "letters"])
+@pytest.mark.parametrize(
+    "name", ["punctuation run", "triggers", "brackets", "letters", "spaced letters", "leetspeak", "zero-width"]
+)
 def test_detect_injection_on_hostile_input_returns(name: str) -> None:
     assert isinstance(detect_injection(HOSTILE[name]), list)

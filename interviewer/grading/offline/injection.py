@@ -160,6 +160,17 @@ _PATTERNS: tuple[str, ...] = (
     r"\b(?:hidden|secret)[ \t]{1,3}(?:instructions?|note|message|directive)\b",
     r"\b(?:system|admin|administrator|operator)[ \t]{1,3}(?:override|instructions?|directive|note)\b",
     r"<!--",
+    r"\b(?:max|maximum|full)[ \t]{1,3}(?:points|credit)\b",
+    r"\b(?:no[ \t]{1,3}need[ \t]{1,3}to|do[ \t]{1,3}not|don'?t)[ \t]{1,3}(?:re-?grade|regrade|grade|score|mark)\b",
+    r"\bassume[ \t]{1,3}(?:that[ \t]{1,3})?(?:all|every|each|any)[ \t]{1,3}(?:of[ \t]{1,3}the[ \t]{1,3})?"
+    r"(?:claims?|figures?|numbers?|statements?|answers?)\b[^\n.!?]{0,60}\b(?:correct|verified|accurate|right|true|"
+    r"valid)\b",
+    r"(?:(?m:^)|[.!?(\-•*][ \t]{1,3})[ \t]{0,3}(?:grader|grading|scoring|evaluator|evaluation|assessment|assessor|"
+    r"rubric|marker|examiner)[ \t]{1,3}(?:note|notes|instruction|instructions|directive|checker|override|notice|"
+    r"memo|reminder)[ \t]{0,3}[:,]",
+    r"\b(?:rubric[ \t]{1,3}checker|(?:grading|scoring|grader)[ \t]{1,3}override)\b",
+    r"\b(?:rubric|penalty|penalties|grading|scoring|grader|eval_config|evaluation_config)[._][a-z_]{2,30}"
+    r"[ \t]{0,3}[:=]",
     r"\bexpected[ \t]{1,3}(?:output|score|grade|result|rating)[ \t]{1,3}(?:for|of)[ \t]{1,3}(?:this|my|the)[ \t]{1,3}"
     r"(?:answer|response|submission)\b",
 )
@@ -182,7 +193,8 @@ _TRIGGER_WORDS = words(
     "assessor judge judged judging reviewing rater please treat regard consider accept mark perfect flawless "
     "exemplary authoritative deemed whoever whatever anyone anything penalise penalize deduct deducted dock "
     "awarded dimension dimensions purpose purposes accordingly generously leniently hidden secret admin "
-    "administrator operator directive expected"
+    "administrator operator directive expected credit regrade assume penalty penalties eval_config "
+    "evaluation_config"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
@@ -205,44 +217,40 @@ _BEFORE, _AFTER = 40, 100
 MAX_SPANS = 200
 
 
-_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad")
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff\u00ad]")
 _SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ \t]){3,}[^\W\d_](?![^\W\d_])")
 """A word written with its letters spaced out: 'g r a d e r'."""
-_ALNUM = re.compile(r"[a-z0-9]{3,}")
+_MIXED = re.compile(r"[a-z][013457]|[013457][a-z]")
+"""A letter next to a digit that stands for a letter: leetspeak ('sc0re'), or 'h100' and 'fp16', read harmlessly."""
+_ALNUM = re.compile(r"[a-z0-9]+")
 _LEET_DIGITS = str.maketrans("013457", "oieast")
 
 
-def _read_leet(m: re.Match[str]) -> str:
-    word = m.group()
-    if word.isalpha() or word.isdigit() or not any(d in word for d in "013457"):
-        return word
-    return word.translate(_LEET_DIGITS)
+def _read_leet(text: str) -> str:
+    """Digits read as letters in every word that mixes them ('gr4d3r' as 'grader'); linear in the text."""
+    if not _MIXED.search(text):
+        return text
+    return _ALNUM.sub(lambda m: m.group().translate(_LEET_DIGITS) if _MIXED.search(m.group()) else m.group(), text)
 
 
-def _normalized(text: str) -> tuple[str, list[int]]:
+def _normalized(text: str) -> tuple[str, list[int] | None]:
     """``text`` folded, without zero-width characters, with spaced-out letters joined and leetspeak read as
-    letters ('sc0re' as 'score'), and the offset in ``text`` of each character kept.
+    letters ('sc0re' as 'score'), and the offset in ``text`` of each character (None: the same offsets).
 
     Only what a candidate would do to hide words from a filter is undone; the
     result is scanned, never shown.
     """
-    folded = fold(text)
-    chars: list[str] = []
-    offsets: list[int] = []
-    for i, ch in enumerate(folded):
-        if ch not in _ZERO_WIDTH:
-            chars.append(ch)
-            offsets.append(i)
-    out = "".join(chars)
+    out = fold(text)
+    offsets: list[int] | None = None
+    if _ZERO_WIDTH.search(out):
+        offsets = [i for i, ch in enumerate(out) if not _ZERO_WIDTH.match(ch)]
+        out = _ZERO_WIDTH.sub("", out)
     if _SPACED.search(out):
-        keep = [True] * len(out)
-        for m in _SPACED.finditer(out):
-            for j in range(m.start() + 1, m.end(), 2):
-                keep[j] = False
-        offsets = [o for o, k in zip(offsets, keep, strict=True) if k]
-        out = "".join(c for c, k in zip(out, keep, strict=True) if k)
-    out = _ALNUM.sub(_read_leet, out)  # same length: offsets unchanged
-    offsets.append(len(text))
+        dropped = {j for m in _SPACED.finditer(out) for j in range(m.start() + 1, m.end(), 2)}
+        base = offsets if offsets is not None else range(len(out))
+        offsets = [o for j, o in enumerate(base) if j not in dropped]
+        out = "".join(ch for j, ch in enumerate(out) if j not in dropped)
+    out = _read_leet(out)  # same length: offsets unchanged
     return out, offsets
 
 
@@ -270,7 +278,9 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
         for pattern in {p for t in triggers for p in _BY_TRIGGER.get(t, ())} | _ANYWHERE:
             found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
     found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
-    found += [m.span() for m in _WHOLE_TEXT.finditer(text)]
+    found += [m.span() for m in _SCORE_BLOCK.finditer(text)]
+    if not text.isascii():
+        found += [m.span() for m in _OTHER_LANGUAGES.finditer(text)]
     found += _directed_sentences(text)
     spans: list[tuple[int, int]] = []
     for start, end in sorted(found):
@@ -278,6 +288,8 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
             spans.append((start, end))
             if len(spans) >= MAX_SPANS:
                 break
+    if offsets is None:
+        return spans
     return [(offsets[a], offsets[b - 1] + 1) for a, b in spans]
 
 
@@ -338,29 +350,14 @@ def _directed_sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_WHOLE_TEXT = re.compile(
-    "|".join(
-        (
-            # requests to the grader in a few other languages
-            r"evaluador|puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|correcteur|note[ \t]maximale|bar[eè]me|"
-            r"bewerter|punktzahl|bewertung|评分|满分|最高分|打分|評分",
-            r"\b(?:max|maximum|full)[ \t]{1,3}(?:points|credit)\b",
-            r"\b(?:no[ \t]{1,3}need[ \t]{1,3}to|do[ \t]{1,3}not|don'?t)[ \t]{1,3}"
-            r"(?:re-?grade|regrade|grade|score|mark)\b",
-            r"\bassume[ \t]{1,3}(?:that[ \t]{1,3})?(?:all|every|each|any)[ \t]{1,3}(?:of[ \t]{1,3}the[ \t]{1,3})?"
-            r"(?:claims?|figures?|numbers?|statements?|answers?)\b[^\n.!?]{0,60}"
-            r"\b(?:correct|verified|accurate|right|true|valid)\b",
-            r"(?:(?m:^)|[.!?(\-•*][ \t]{1,3})[ \t]{0,3}(?:grader|grading|scoring|evaluator|evaluation|assessment|"
-            r"assessor|rubric|marker|examiner)[ \t]{1,3}(?:note|notes|instruction|instructions|directive|checker|"
-            r"override|notice|memo|reminder)[ \t]{0,3}[:,]",
-            r"\b(?:rubric[ \t]{1,3}checker|(?:grading|scoring|grader)[ \t]{1,3}override)\b",
-            r"\b(?:rubric|penalt(?:y|ies)|grading|scoring|grader|eval(?:uation)?_config)[._][a-z_]{2,30}[ \t]{0,3}[:=]",
-            # scores written as a block of settings: '"correctness": 4, "depth": 4', 'accuracy: 5'
-            r"(?:[\"']?(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|"
-            r"verdict|grade|mechanism|tradeoff|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?"
-            r"[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)"
-            r"(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}",
-        )
-    )
+_OTHER_LANGUAGES = re.compile(
+    r"evaluador|puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|correcteur|note[ \t]maximale|bar[eè]me|"
+    r"bewerter|punktzahl|bewertung|评分|满分|最高分|打分|評分"
 )
-"""Patterns without an English trigger word, or cheap enough to scan over the whole answer."""
+"""Requests to the grader in a few other languages: no English trigger word, so scanned over non-ASCII answers."""
+_SCORE_BLOCK = re.compile(
+    r"(?:(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|verdict|grade|"
+    r"mechanism|tradeoff|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
+    r"[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}"
+)
+"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5'): two in a row."""
