@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from rapidfuzz import fuzz, process
 
@@ -69,7 +70,9 @@ class AliasMatcher:
 
     alias: str
     folded: str
-    exact: re.Pattern[str]
+    pattern: str
+    """The exact-match regex, compiled on first use (``exact``): most aliases of a question never meet a
+    sentence that holds their words, and compiling thousands of them up front slowed the first grade."""
     stems: frozenset[str]
     """Content-word stems; all must be present for an order-free match."""
     words: tuple[str, ...]
@@ -92,6 +95,10 @@ class AliasMatcher:
     """Largest token distance allowed between the first and last word of an order-free match."""
     min_order_free: int = 2
     """Fewest content words an alias needs before an order-free match is allowed."""
+
+    @cached_property
+    def exact(self) -> re.Pattern[str]:
+        return re.compile(self.pattern)
 
 
 STRICT_FUZZY_CUTOFF = 92.0
@@ -146,7 +153,7 @@ def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
     return AliasMatcher(
         alias=alias,
         folded=folded,
-        exact=re.compile(pattern),
+        pattern=pattern,
         stems=stems,
         words=tuple(words),
         word_stems=tuple(stem(w) for w in words),
