@@ -222,15 +222,33 @@ _SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ \t]){3,}[^\W\d_](?![^\W\d_])")
 """A word written with its letters spaced out: 'g r a d e r'."""
 _MIXED = re.compile(r"[a-z][013457]|[013457][a-z]")
 """A letter next to a digit that stands for a letter: leetspeak ('sc0re'), or 'h100' and 'fp16', read harmlessly."""
-_ALNUM = re.compile(r"[a-z0-9]+")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _LEET_DIGITS = str.maketrans("013457", "oieast")
 
 
 def _read_leet(text: str) -> str:
-    """Digits read as letters in every word that mixes them ('gr4d3r' as 'grader'); linear in the text."""
-    if not _MIXED.search(text):
+    """Digits read as letters in every word that mixes them ('gr4d3r' as 'grader').
+
+    Only the words around a letter-digit pair are rewritten, each once, so the
+    cost is linear in the text (a regex over whole words backtracked
+    quadratically on long runs of letters).
+    """
+    pieces: list[str] = []
+    done = 0
+    for m in _MIXED.finditer(text):
+        if m.start() < done:
+            continue
+        start, end = m.start(), m.end()
+        while start > done and text[start - 1] in _WORD_CHARS:
+            start -= 1
+        while end < len(text) and text[end] in _WORD_CHARS:
+            end += 1
+        pieces += [text[done:start], text[start:end].translate(_LEET_DIGITS)]
+        done = end
+    if not pieces:
         return text
-    return _ALNUM.sub(lambda m: m.group().translate(_LEET_DIGITS) if _MIXED.search(m.group()) else m.group(), text)
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _normalized(text: str) -> tuple[str, list[int] | None]:
