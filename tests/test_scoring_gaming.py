@@ -78,6 +78,14 @@ def test_rejected_or_negated_misconception_is_not_stated() -> None:
     assert misconceptions("There are 8 KV heads shared by the 64 query heads.") == []
 
 
+def test_cant_negates_like_cannot() -> None:
+    """'can't' is tokenized 'can', 't': it must count as a negation, as 'cannot' does."""
+    stated = "The model has 64 KV heads, so the cache is huge."
+    assert misconceptions(stated) == ["Every query head keeps its own K and V"]
+    assert misconceptions("You can't say the model has 64 KV heads; the cache is far smaller.") == []
+    assert misconceptions("You cannot say the model has 64 KV heads; the cache is far smaller.") == []
+
+
 def test_misconception_in_a_bare_list_is_not_a_claim() -> None:
     assert misconceptions("64 KV heads, INT8, FP16, GQA, calibration") == []
 

@@ -40,8 +40,14 @@ _WORD_INFLECTION = r"(?:s|es|ed|ing|ings)?"
 _NUMBER = re.compile(r"(?<![\w.,])[0-9]+(?:[.,][0-9]+)*")
 _STOP = words("a an the of to in on for and or with by at as is are be it its from into per")
 
-NEGATIONS = words("not no never cannot isn aren doesn don didn won wouldn shouldn can't without nor")
+NEGATIONS = words("not no never cannot isn aren doesn don didn won wouldn shouldn without nor")
 """Tokens that flip a statement; compared between an alias and the sentence it is found in."""
+
+
+def negation_count(tokens: Sequence[str]) -> int:
+    """How many negations ``tokens`` hold: the words above, and "can't" (tokenized 'can', 't')."""
+    count = sum(1 for t in tokens if t in NEGATIONS)
+    return count + sum(1 for a, b in itertools.pairwise(tokens) if a == "can" and b == "t")
 
 
 def is_acronym(alias: str) -> bool:
@@ -160,7 +166,7 @@ def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
         typo_gate=(frozenset(stem(w) for w in words if len(w) <= 4), frozenset(w[:3] for w in words if len(w) > 4)),
         anchors=anchors,
         index_keys=index_keys,
-        negations=sum(1 for t in tokens_of(folded) if t in NEGATIONS),
+        negations=negation_count(tokens_of(folded)),
         numbers=frozenset(_NUMBER.findall(folded)),
         fuzzy_cutoff=cutoff,
         window=len(words) + (1 if strict else 3),

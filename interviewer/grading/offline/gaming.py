@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from interviewer.content.schema import Misconception
-from interviewer.grading.offline.concepts import NEGATIONS, ConceptIndex, Hit, compile_concepts
+from interviewer.grading.offline.concepts import ConceptIndex, Hit, compile_concepts, negation_count
 from interviewer.grading.offline.text import Sentence, tokens_of
 
 KEYWORD_LIST_CLAIM_SHARE = 0.4
@@ -81,7 +81,7 @@ class MisconceptionFinder:
                 if _PREMISE.search(folded, hit.sentence.start, hit.start):
                     continue
                 near = folded[max(hit.sentence.start, hit.start - 40) : hit.end]
-                if sum(1 for t in tokens_of(near) if t in NEGATIONS) > alias.negations:
+                if negation_count(tokens_of(near)) > alias.negations:
                     continue
                 found.append(MisconceptionHit(self.misconceptions[ci], hit))
                 break
