@@ -86,6 +86,14 @@ def test_cant_negates_like_cannot() -> None:
     assert misconceptions("You cannot say the model has 64 KV heads; the cache is far smaller.") == []
 
 
+def test_the_option_turned_down_is_not_stated() -> None:
+    assert misconceptions("We share 8 KV heads across the query heads instead of 64 KV heads, so it is small.") == []
+    assert misconceptions("Keep a group of query heads per KV head rather than 64 KV heads.") == []
+    assert misconceptions("Instead of paging, the model has 64 KV heads, so the cache is huge.") == [
+        "Every query head keeps its own K and V"
+    ]
+
+
 def test_misconception_in_a_bare_list_is_not_a_claim() -> None:
     assert misconceptions("64 KV heads, INT8, FP16, GQA, calibration") == []
 

@@ -11,7 +11,8 @@ states the belief as surely as "we keep".  Mentioning it in order to reject
 it ('a common mistake is to think INT8 needs no calibration'), as the result
 of a counterfactual premise in the clause before ('without GQA, it would be
 2.6 MB per token'), or negated near the match when the alias itself is not,
-is not stating it, and is skipped.
+is not stating it, and is skipped; so is the option a sentence turns down
+('restart from the checkpoint instead of waiting for a repair').
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ _FRAMING = re.compile(
     r"people think|people assume|often assume|common belief|contrary|tempting to|naive|naïve|pitfall|"
     r"it is a trap|fallacy|unlike|versus|vs)(?![a-z])"
 )
+_REJECTED_OPTION = re.compile(r"(?<![a-z])(?:instead[ \t]of|rather[ \t]than)(?:[ \t]{1,3}[a-z]+){0,2}[ \t]{0,3}$")
+"""The option a sentence turns down: in 'retry the job instead of waiting for a repair', the waiting."""
 _PREMISE = re.compile(r"(?<![a-z])(?:without|if we did ?n[o']t|if there were no|had we not|absent)(?![a-z])")
 """A counterfactual premise: 'without GQA, the cache would be 2.6 MB per token' states what would be, not is."""
 
@@ -79,6 +82,8 @@ class MisconceptionFinder:
                 if _FRAMING.search(sentence_text):
                     continue
                 if _PREMISE.search(folded, hit.sentence.start, hit.start):
+                    continue
+                if _REJECTED_OPTION.search(folded, max(hit.sentence.start, hit.start - 40), hit.start):
                     continue
                 near = folded[max(hit.sentence.start, hit.start - 40) : hit.end]
                 if negation_count(tokens_of(near)) > alias.negations:
