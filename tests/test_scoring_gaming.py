@@ -94,6 +94,13 @@ def test_the_option_turned_down_is_not_stated() -> None:
     ]
 
 
+def test_the_condition_of_an_if_clause_is_not_stated() -> None:
+    assert misconceptions("If the model had 64 KV heads, the cache would be eight times larger.") == []
+    assert misconceptions("If you ask me the model has 64 KV heads so the cache is huge.") == [
+        "Every query head keeps its own K and V"
+    ]
+
+
 def test_misconception_in_a_bare_list_is_not_a_claim() -> None:
     assert misconceptions("64 KV heads, INT8, FP16, GQA, calibration") == []
 

@@ -12,7 +12,9 @@ it ('a common mistake is to think INT8 needs no calibration'), as the result
 of a counterfactual premise in the clause before ('without GQA, it would be
 2.6 MB per token'), or negated near the match when the alias itself is not,
 is not stating it, and is skipped; so is the option a sentence turns down
-('restart from the checkpoint instead of waiting for a repair').
+('restart from the checkpoint instead of waiting for a repair') and the
+condition of an 'if' clause closed by a comma ('if a TP group spans nodes,
+NCCL dominates').
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ _FRAMING = re.compile(
 )
 _REJECTED_OPTION = re.compile(r"(?<![a-z])(?:instead[ \t]of|rather[ \t]than)(?:[ \t]{1,3}[a-z]+){0,2}[ \t]{0,3}$")
 """The option a sentence turns down: in 'retry the job instead of waiting for a repair', the waiting."""
+_CONDITION = re.compile(r"(?<![a-z])(?:if|unless|suppose|assuming)(?![a-z])[^,;:.!?]*$")
+"""An open 'if' clause before the match: with a comma after it, the match is the condition, not a claim
+('if a TP group spans nodes, NCCL time dominates')."""
 _PREMISE = re.compile(r"(?<![a-z])(?:without|if we did ?n[o']t|if there were no|had we not|absent)(?![a-z])")
 """A counterfactual premise: 'without GQA, the cache would be 2.6 MB per token' states what would be, not is."""
 
@@ -84,6 +89,9 @@ class MisconceptionFinder:
                 if _PREMISE.search(folded, hit.sentence.start, hit.start):
                     continue
                 if _REJECTED_OPTION.search(folded, max(hit.sentence.start, hit.start - 40), hit.start):
+                    continue
+                closed = "," in folded[hit.end : hit.sentence.end]
+                if closed and _CONDITION.search(folded, hit.sentence.start, hit.start):
                     continue
                 near = folded[max(hit.sentence.start, hit.start - 40) : hit.end]
                 if negation_count(tokens_of(near)) > alias.negations:
