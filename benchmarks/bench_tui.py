@@ -7,8 +7,9 @@ PYTHONPATH, so the tree under test is measured, not an installed copy.
 
 1. Start-up: time from spawning the process to its first painted frame, next
    to a bare Textual app with a Header and a Footer measured in the same run
-   (interleaved, so machine load hits both alike).  Target: first paint at
-   most 1.2x the bare app.  Also the CPU time each process had used when its
+   (interleaved, so machine load hits both alike).  Target: the session's
+   first paint (header, countdown, question area) at most 1.2x the bare app;
+   the home screen's is reported beside it.  Also the CPU time each process had used when its
    first frame was seen (``/proc/PID/stat``), which machine load moves far
    less than wall time; for interviewer it includes whatever the loading
    worker did before the frame was read, so it overstates a little.  Measured for the home screen (``interviewer``)
@@ -288,8 +289,11 @@ def main() -> int:
     print(f"  bare Textual Header+Footer, first paint:   {ms(t['bare'])}")
     for key, label in (("home", "interviewer (home), first paint:"), ("run", "interviewer run mini, first paint:")):
         ratio = statistics.median(t[key]) / bare
-        verdict = "OK" if ratio <= 1.2 else "OVER"
-        print(f"  {label:<42} {ms(t[key])}   {ratio:.2f}x bare -> {verdict} (target <= 1.2x)")
+        if key == "run":
+            verdict = f"-> {'OK' if ratio <= 1.2 else 'OVER'} (target <= 1.2x)"
+        else:  # the issue sets the target on the session's first frame and asks for home to be reported
+            verdict = "(reported; the target is for the session's first frame)"
+        print(f"  {label:<42} {ms(t[key])}   {ratio:.2f}x bare {verdict}")
         cpu_ratio = statistics.median(t[f"{key}_cpu"]) / statistics.median(t["bare_cpu"])
         print(f"  {'  ... CPU used by the first frame:':<42} {ms(t[key + '_cpu'])}   {cpu_ratio:.2f}x bare's "
               f"{statistics.median(t['bare_cpu']) * 1000:.0f} ms")
