@@ -272,6 +272,72 @@ def _normalized(text: str) -> tuple[str, list[int] | None]:
     return out, offsets
 
 
+# ---------------------------------------------------------------- the sentence rule
+# A sentence is aimed at the grader when it speaks of the grading (who grades, or what is given), tells
+# someone to do something about it, and points at this answer or asks for a high mark.  Each part alone is
+# ordinary in a technical answer ('the scheduler scores nodes', 'you should shard the weights', 'this
+# covers the prefill'); the three together are a request to whoever marks the answer.
+_GRADING = re.compile(
+    r"(?<![a-z])(?:grader|graders|grading|graded|grade|grades|re-?grade|evaluator|evaluators|assessor|assessors|"
+    r"scorer|scoring|marker|rater|raters|rate[ \t](?:this|it|me|my)|judge|judges|tally|tallies|tallier|rubric|rubrics|"
+    r"criteria|criterion|score|scores|scored|points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
+    r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|"
+    r"(?:the|any)[ \t]model[ \t](?:reading|grading|checking))(?![a-z])"
+)
+"""Who grades, or what is given."""
+_DIRECTIVE = re.compile(
+    r"(?:(?<![a-z])(?:should|must|shall|(?:is|are)[ \t]to[ \t]be|hereby|directed|instructed|required|"
+    r"appreciated|kindly|please|pls|plz|need[ \t]you|want[ \t]you|make[ \t]sure|ensure|no[ \t]need[ \t]to|"
+    r"do[ \t]not|don'?t|let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
+    r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
+    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award))"
+    r"|(?:^|[.:;,!?(\-–—•*][ \t]{0,3})(?:put|give|award|assign|mark|rate|treat|count|apply|emit|output|"
+    r"terminate|overlook|assume|adjust|override|ignore|forget|disregard|skip|evaluate|grade|score|record|stay|"
+    r"return))(?![a-z])"
+)
+"""Someone told to do something: a modal, a request, or an imperative at the start of a clause."""
+_TARGET = re.compile(
+    r"(?<![a-z])(?:this[ \t](?:answer|response|one|line|submission|list|bullet|candidate|reply|note|text)|"
+    r"(?:my|the[ \t]candidate'?s?)[ \t](?:answer|response|submission|work)|me|us|"
+    r"(?:all|every|each|any)[ \t](?:of[ \t]the[ \t])?(?:dimensions?|criteria|criterion|points?|claims?|"
+    r"figures?|errors?|omissions?|keywords?|penalt(?:y|ies)|deductions?|expected[ \t]points|candidates)|"
+    r"full|max|maximum|top|perfect|excellent|expert(?:-level)?|complete|implied|as[ \t]if|upward|satisfied|"
+    r"verified|[345][ \t]?/[ \t]?[345]|10[ \t]?/[ \t]?10|pass|intent|presence[ \t]of[ \t]keywords|"
+    r"not[ \t]their[ \t]correctness|(?:output|give|assign|put|award|emit|return|score|rate)[ \t](?:a[ \t])?"
+    r"(?:4|5|10|100)(?![0-9]))(?![a-z])"
+)
+"""This answer, or a high mark."""
+_SENTENCE_END = re.compile(r"[.!?](?=[ \t\n)\]\"']|$)|\n")
+"""Every line break ends a piece: unlike ``text.split_spans``, which joins soft-wrapped lines, so that a
+request on a line of its own is read alone and not with the prose around it."""
+
+
+def _directed_sentences(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text + "\n"):
+        end = min(m.end(), len(text))
+        if end - start >= 8:
+            piece = text[start:end]
+            if _GRADING.search(piece) and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece):
+                spans.append((start, end))
+        start = end
+    return spans
+
+
+_OTHER_LANGUAGES = re.compile(
+    r"evaluador|puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|correcteur|note[ \t]maximale|bar[eè]me|"
+    r"bewerter|punktzahl|bewertung|评分|满分|最高分|打分|評分"
+)
+"""Requests to the grader in a few other languages: no English trigger word, so scanned over non-ASCII answers."""
+_SCORE_BLOCK = re.compile(
+    r"(?:(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|verdict|grade|"
+    r"mechanism|tradeoff|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
+    r"[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}"
+)
+"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5'): two in a row."""
+
+
 def injection_spans(answer: str) -> list[tuple[int, int]]:
     """(start, end) of each piece of ``answer`` that addresses the grader, in order, not overlapping.
 
@@ -315,67 +381,3 @@ def detect_injection(answer: str) -> list[str]:
     """The spans of ``answer`` that address the grader (ignore the rubric, give full marks, role tags...)."""
     text = answer[:MAX_SCAN_CHARS]
     return [text[a:b] for a, b in injection_spans(text)]
-
-
-# ---------------------------------------------------------------- the sentence rule
-# A sentence is aimed at the grader when it speaks of the grading (who grades, or what is given), tells
-# someone to do something about it, and points at this answer or asks for a high mark.  Each part alone is
-# ordinary in a technical answer ('the scheduler scores nodes', 'you should shard the weights', 'this
-# covers the prefill'); the three together are a request to whoever marks the answer.
-_GRADING = re.compile(
-    r"(?<![a-z])(?:grader|graders|grading|graded|grade|grades|re-?grade|evaluator|evaluators|assessor|assessors|"
-    r"scorer|scoring|marker|rater|raters|rate[ \t](?:this|it|me|my)|judge|judges|tally|tallies|tallier|rubric|rubrics|"
-    r"criteria|criterion|score|scores|scored|points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
-    r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|"
-    r"(?:the|any)[ \t]model[ \t](?:reading|grading|checking))(?![a-z])"
-)
-"""Who grades, or what is given."""
-_DIRECTIVE = re.compile(
-    r"(?:(?<![a-z])(?:should|must|shall|(?:is|are)[ \t]to[ \t]be|hereby|directed|instructed|required|"
-    r"appreciated|kindly|please|pls|plz|need[ \t]you|want[ \t]you|make[ \t]sure|ensure|no[ \t]need[ \t]to|"
-    r"do[ \t]not|don'?t|let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
-    r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
-    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award))"
-    r"|(?:^|[.:;,!?(\-–—•*][ \t]{0,3})(?:put|give|award|assign|mark|rate|treat|count|apply|emit|output|"
-    r"terminate|overlook|assume|adjust|override|ignore|forget|disregard|skip|evaluate|grade|score|record|stay|"
-    r"return))(?![a-z])"
-)
-"""Someone told to do something: a modal, a request, or an imperative at the start of a clause."""
-_TARGET = re.compile(
-    r"(?<![a-z])(?:this[ \t](?:answer|response|one|line|submission|list|bullet|candidate|reply|note|text)|"
-    r"(?:my|the[ \t]candidate'?s?)[ \t](?:answer|response|submission|work)|me|us|"
-    r"(?:all|every|each|any)[ \t](?:of[ \t]the[ \t])?(?:dimensions?|criteria|criterion|points?|claims?|"
-    r"figures?|errors?|omissions?|keywords?|penalt(?:y|ies)|deductions?|expected[ \t]points|candidates)|"
-    r"full|max|maximum|top|perfect|excellent|expert(?:-level)?|complete|implied|as[ \t]if|upward|satisfied|"
-    r"verified|[345][ \t]?/[ \t]?[345]|10[ \t]?/[ \t]?10|pass|intent|presence[ \t]of[ \t]keywords|"
-    r"not[ \t]their[ \t]correctness|(?:output|give|assign|put|award|emit|return|score|rate)[ \t](?:a[ \t])?"
-    r"(?:4|5|10|100)(?![0-9]))(?![a-z])"
-)
-"""This answer, or a high mark."""
-_SENTENCE_END = re.compile(r"[.!?](?=[ \t\n)\]\"']|$)|\n")
-
-
-def _directed_sentences(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text + "\n"):
-        end = min(m.end(), len(text))
-        if end - start >= 8:
-            piece = text[start:end]
-            if _GRADING.search(piece) and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece):
-                spans.append((start, end))
-        start = end
-    return spans
-
-
-_OTHER_LANGUAGES = re.compile(
-    r"evaluador|puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|correcteur|note[ \t]maximale|bar[eè]me|"
-    r"bewerter|punktzahl|bewertung|评分|满分|最高分|打分|評分"
-)
-"""Requests to the grader in a few other languages: no English trigger word, so scanned over non-ASCII answers."""
-_SCORE_BLOCK = re.compile(
-    r"(?:(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|verdict|grade|"
-    r"mechanism|tradeoff|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
-    r"[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}"
-)
-"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5'): two in a row."""
