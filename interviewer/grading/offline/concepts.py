@@ -342,12 +342,12 @@ class ConceptIndex:
         need = self._need
         pairs = self._pairs
         out = []
-        for number in sorted(counts):
-            n = counts[number]
+        for number, n in counts.items():
             least, full = need[number]
             if n >= least:
                 ci, ai = pairs[number]
                 out.append((ci, ai, n >= full))
+        out.sort()  # concept order, then alias order: the first alias of a concept that matches is its hit
         return out
 
     def find(

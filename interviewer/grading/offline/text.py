@@ -392,7 +392,7 @@ def analyse(text: str, folded: str) -> list[Sentence]:
                 and relations <= 1 + len(segments) // SEGMENTS_PER_RELATION
             )
         heading = piece.rstrip().endswith(":")
-        alpha = sum(1 for t in toks if not t[0].isdigit())
+        alpha = len(toks) - sum(1 for t in toks if t[0].isdigit())
         function_words = sum(1 for t in toks if t in FUNCTION_WORDS)
         dense = relations >= max(1, alpha // WORDS_PER_RELATION) or (
             alpha >= PROSE_MIN_WORDS and function_words >= max(2, alpha // WORDS_PER_FUNCTION_WORD)
@@ -405,8 +405,8 @@ def analyse(text: str, folded: str) -> list[Sentence]:
                 start=start,
                 end=end,
                 tokens=toks,
-                stems=frozenset(stem(t) for t in toks),
-                prefixes=frozenset(t[:3] for t in toks),
+                stems=frozenset(map(stem, toks)),
+                prefixes=frozenset({t[:3] for t in toks}),
                 relations=relations,
                 list_like=list_like,
                 claim=claim,
