@@ -15,7 +15,10 @@ is linear: literal words joined by bounded whitespace.
 
 from __future__ import annotations
 
+import codecs
 import re
+import unicodedata
+from functools import lru_cache
 
 from interviewer.grading.offline.text import fold, words
 
@@ -48,18 +51,18 @@ _PATTERNS: tuple[str, ...] = (
     rf"\bnew{_W}instructions?[ \t]{{0,3}}:",
     # asking for marks
     rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|the|my|him|her|them|this{_W}answer|the{_W}candidate))?"
-    rf"{_W}(?:full|maximum|max|perfect|top|highest|100%|a{_W}perfect|the{_W}highest|the{_W}maximum|the{_W}top)"
+    rf"{_W}(?:(?:a|an|the){_W})?(?:full|maximum|max|perfect|top|highest|100%)"
     rf"{_W}(?:marks?|scores?|points|grades?|credit|rating)\b",
-    rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|this{_W}answer))?{_W}(?:a{_W})?(?:4|four|10|100)"
-    rf"(?:[ \t]{{0,3}}/[ \t]{{0,3}}(?:4|10|100)|{_W}out{_W}of{_W}(?:4|10|100)|{_W}(?:marks|points))",
+    rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|this{_W}answer))?{_W}(?:a{_W})?(?:4|four|5|five|10|ten|100)"
+    rf"(?:[ \t]{{0,3}}/[ \t]{{0,3}}(?:4|5|10|100)|{_W}out{_W}of{_W}(?:4|four|5|five|10|ten|100)|{_W}(?:marks|points))",
     rf"\b(?:score|grade|rate)(?:{_W}(?:this|it|me|my|the))?(?:{_W}(?:answer|response|reply))?{_W}"
-    r"(?:a[ \t]{1,3}|as[ \t]{1,3}|at[ \t]{1,3}){0,2}(?:4|four|10|100|full[ \t]{1,3}marks|perfect|maximum)"
+    r"(?:a[ \t]{1,3}|as[ \t]{1,3}|at[ \t]{1,3}){0,2}(?:4|four|5|five|10|100|full[ \t]{1,3}marks|perfect|maximum|max)"
     r"(?=[ \t]{0,3}(?:$|[,;!)\n]|\.(?![0-9])|/|out[ \t]of|points|marks|on[ \t]))",
     rf"\b(?:this|my){_W}(?:answer|response){_W}(?:deserves|should{_W}(?:get|receive|be{_W}given|score))\b",
     r"\bfull[ \t]{1,3}marks\b",
     # addressing the grader or the model
     rf"\b(?:as|dear|attention|note{_W}to|message{_W}to|hey|hello|hi){_W}(?:the{_W}|my{_W})?{_ROLE}\b",
-    rf"(?:(?m:^)|[.!?][ \t]{{1,3}})[ \t]{{0,3}}(?:to{_W}the{_W})?{_ROLE}[ \t]{{0,3}}[:,]",
+    rf"(?:(?m:^)|[.!?][ \t]{{1,3}})[ \t(\[]{{0,3}}(?:to{_W}the{_W})?{_ROLE}[ \t]{{0,3}}[:,]",
     rf"\byou{_W}are{_W}now(?:{_W}(?:an?|the|my))?(?:{_W}[a-z]{{1,20}})?{_W}(?:grader|assistant|model|ai|"
     r"evaluator|examiner|judge|bot|chatbot|llm|dan|unrestricted|jailbroken)\b",
     rf"\byou{_W}are{_W}now{_W}(?:acting|going{_W}to{_W}(?:grade|score|give|ignore)|in{_W}developer{_W}mode)\b",
@@ -93,7 +96,7 @@ _PATTERNS: tuple[str, ...] = (
     # claims that the answer is already judged
     rf"\b(?:this|the|my){_W}(?:answer|response|submission|reply){_W}(?:is|was|has|had)(?:{_W}(?:already|previously|"
     rf"officially|been)){{0,2}}"
-    rf"{_W}(?:reviewed|approved|verified|validated|graded|marked|"
+    rf"{_W}(?:pre-?)?(?:reviewed|approved|verified|validated|graded|marked|"
     r"scored|rated|certified|checked|confirmed)\b",
     r"\b(?:gold|golden)[ \t\-]{0,3}(?:standard|reference|answer)\b",
     rf"\b(?:reference|model|perfect|ideal|canonical|official){_W}answer{_W}(?:key|itself)\b",
@@ -105,7 +108,7 @@ _PATTERNS: tuple[str, ...] = (
     r"gold|100%|as[ \t]correct)\b)",
     # score demands in any form
     rf"\b(?:deserves?|merits?|warrants?|earns?|worth|should{_W}(?:get|receive|earn|score)){_W}(?:a{_W}|an{_W}|the{_W})?"
-    r"(?:4|four|10|100|full|perfect|maximum|max|top|highest|excellent|outstanding)\b"
+    r"(?:4|four|5|five|10|100|full|perfect|maximum|max|top|highest|excellent|outstanding)\b"
     r"(?![ \t]{0,3}(?:gb|tb|ms|gpus?|nodes?|%|x\b))",
     rf"\b(?:must|should|will|shall|are{_W}required{_W}to|have{_W}to){_W}(?:output|return|assign|give|award|"
     r"print|respond{_W}with|mark|grade|score|rate)\b(?=[^\n]{0,60}\b(?:4|four|10|100|full|perfect|maximum|top|"
@@ -118,7 +121,28 @@ _PATTERNS: tuple[str, ...] = (
     # scores written as settings: 'overall = 95', 'score_all_dimensions: 4', '# grader-config'
     r"\b(?:score|scores|overall|grade|grades|rating|marks|points)(?:_[a-z]{1,20}){0,3}[ \t]{0,3}[:=][ \t]{0,3}"
     r"[\"']?(?:[0-9]{1,3}(?:\.[0-9])?|full|perfect|max|maximum)\b(?![ \t]{0,2}(?:%|gb|ms|x\b|tb|gpus?))",
-    r"\b(?:grader|grading|scoring|evaluator|rubric)[ \t]{0,2}[-_][ \t]{0,2}(?:config|override|settings|directive)\b",
+    r"\b(?:grader|grading|scoring|evaluator|rubric|marking)(?:[ \t]{0,2}[-_][ \t]{0,2}|[ \t]{1,3})(?:config|override|"
+    r"settings|directive|mode|policy|weights)\b",
+    r"\bnew[ \t]{1,3}(?:scoring|grading|marking|evaluation|rubric)[ \t]{1,3}(?:policy|rules?|guidelines?|"
+    r"instructions?|criteria|mode)\b",
+    # grading settings written as keys: 'X-Grade-Override: 5', 'deductions = none', '[grading]'
+    r"(?<![a-z])(?:[a-z]{1,12}[-_])?(?:grade|grading|rubric|deductions?)(?:[-_][a-z]{1,12}){0,2}[\"']?[ \t]{0,3}[:=]"
+    r"[ \t]{0,3}[\"']?(?:[0-9]|none|pass|bypass|max|full|true|off|skip|disabled?|all)",
+    r"\[(?:grading|scoring|rubric|grader|evaluation|marking)\]",
+    # notes, hints and mentions addressed to a grader
+    rf"\b(?:note|hint|message|memo|reminder|tip|fyi|ps|p\.s\.)[ \t]{{1,3}}(?:to|for){_W}"
+    rf"(?:the{_W}|any{_W}|my{_W}|our{_W})?(?:{_ROLE}|reviewer|examiner)\b",
+    rf",[ \t]{{1,3}}(?:dear{_W})?(?:grader|evaluator|examiner|marker|assessor|scorer)[ \t]{{0,2}}[.!)]",
+    r"@[a-z0-9_\-]{0,20}(?:bot|grader|evaluator|scorer|reviewer|marker)[a-z0-9_\-]{0,20}",
+    r"(?:^|[ \t\n])/(?:score|grade|approve|lgtm|pass)(?![a-z/])",
+    r"#(?:full[_\-]?marks|top[_\-]?marks|perfect[_\-]?score|max[_\-]?score|[0-9]{1,3}[_\-]?out[_\-]?of[_\-]?[0-9]{1,3})\b",
+    rf"(?:language{_W}model|llm|ai|bot|machine|model){_W}is{_W}(?:the{_W}one{_W})?(?:marking|grading|scoring|"
+    rf"evaluating|assessing|reviewing|reading){_W}(?:this|me|my)\b",
+    # pleas and bargains
+    rf"\b(?:do{_W}not|don'?t|please{_W}don'?t){_W}fail{_W}(?:me|this|my)\b",
+    rf"\b(?:settle{_W}for|nothing{_W}(?:lower|less){_W}than){_W}(?:a{_W})?(?:[345]|four|five)(?![\w%]|\.[0-9])",
+    rf"\b(?:skip|bypass|disable|ignore|turn{_W}off){_W}(?:the{_W})?(?:numbers?|figures?|quantitative|units?|facts?|"
+    r"arithmetic)[ \t]{1,3}(?:check|checks|checking|verification)\b",
     # the reader told how to judge this answer, in any words: 'when you evaluate this response', 'please
     # treat this answer as complete', 'whoever is grading this'
     r"\byou(?:r|'re|[ \t]{1,3}are)?\b[^\n.!?]{0,60}\b(?:grade|grades|graded|grading|score|scores|scored|scoring|mark|"
@@ -136,10 +160,10 @@ _PATTERNS: tuple[str, ...] = (
     r"has[ \t]{1,3}been)[ \t]{1,3}(?:considered[ \t]{1,3}|treated[ \t]{1,3}as[ \t]{1,3}|deemed[ \t]{1,3})?"
     r"(?:an?[ \t]{1,3})?(?:perfect|flawless|exemplary|complete[ \t]{1,3}and[ \t]{1,3}correct|fully[ \t]{1,3}correct|"
     r"a[ \t]{1,3}model[ \t]{1,3}answer|the[ \t]{1,3}(?:best|correct|reference)[ \t]{1,3}answer|authoritative)\b",
-    r"\b(?:whoever|whatever|anyone|anything|any[ \t]{1,3}(?:system|program|tool|reader))[ \t]{1,3}(?:is[ \t]{1,3}|"
-    r"that[ \t]{1,3}is"
-    r"[ \t]{1,3}|who[ \t]{1,3}is[ \t]{1,3})?(?:grading|scoring|evaluating|reviewing|marking|assessing|judging|parsing|"
-    r"processing)\b",
+    r"\b(?:whoever|whatever|anyone|anybody|anything|any[ \t]{1,3}(?:automated[ \t]{1,3})?(?:system|program|tool|"
+    r"reader|model))(?:'s|'re|[ \t]{1,3}is|[ \t]{1,3}that[ \t]{1,3}is|[ \t]{1,3}who[ \t]{1,3}is)?"
+    r"(?:[ \t]{1,3}(?:doing|in[ \t]{1,3}charge[ \t]{1,3}of|responsible[ \t]{1,3}for))?(?:[ \t]{1,3}the)?[ \t]{1,3}"
+    r"(?:grading|scoring|evaluating|reviewing|marking|assessing|judging|parsing|processing)\b",
     # asking for leniency, claiming the rubric is met, hiding text
     r"\b(?:do[ \t]{1,3}not|don'?t|never)[ \t]{1,3}(?:penalise|penalize|deduct|dock|subtract|take[ \t]{1,3}(?:off|away)|"
     r"lower|"
@@ -174,10 +198,20 @@ _PATTERNS: tuple[str, ...] = (
     r"\bexpected[ \t]{1,3}(?:output|score|grade|result|rating)[ \t]{1,3}(?:for|of)[ \t]{1,3}(?:this|my|the)[ \t]{1,3}"
     r"(?:answer|response|submission)\b",
 )
-_SCORE_DEMANDS = re.compile(
-    r"(?<![\w./])(?:4|5|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|5|10|100)(?![\w./])"
-    r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b",
-    re.IGNORECASE,
+
+
+def _folded_pattern(pattern: str) -> re.Pattern[str]:
+    """``pattern`` with its letters lower-cased (escapes such as \\W kept), compiled case-sensitively.
+
+    Every scan runs over folded text, so IGNORECASE would only slow the regex
+    engine down (it disables literal-prefix searches).
+    """
+    return re.compile(re.sub(r"(\\.)|([A-Z])", lambda m: m.group(1) or m.group(2).lower(), pattern))
+
+
+_SCORE_DEMANDS = _folded_pattern(
+    r"(?<![\w./])(?:4|5|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|5|10|100)(?![\w/]|\.[0-9])"
+    r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b"
 )
 """Scores written out ('4/4', 'mechanism: 4'): two short patterns, scanned over the whole text."""
 
@@ -194,19 +228,18 @@ _TRIGGER_WORDS = words(
     "exemplary authoritative deemed whoever whatever anyone anything penalise penalize deduct deducted dock "
     "awarded dimension dimensions purpose purposes accordingly generously leniently hidden secret admin "
     "administrator operator directive expected credit regrade assume penalty penalties eval_config "
-    "evaluation_config"
+    "evaluation_config fail settle skip bypass disable fyi tip hint note ps new mode policy weights deduction "
+    "deductions language machine"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
-_SINGLE = tuple(re.compile(p, re.IGNORECASE) for p in _PATTERNS)
+_SINGLE = tuple(_folded_pattern(p) for p in _PATTERNS)
 _BY_TRIGGER: dict[str, tuple[re.Pattern[str], ...]] = {
     word: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if word in p.lower()) for word in _TRIGGER_WORDS
 }
-_BY_TRIGGER.update(
-    {ch: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if ch in p) for ch in "<[\"/"}
-)
+_BY_TRIGGER.update({ch: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if ch in p) for ch in '<["/'})
 """Trigger word or character -> the patterns whose source holds it (a superset is harmless: it costs a scan)."""
 _ANYWHERE = frozenset(
     c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if not any(w in p.lower() for w in _TRIGGER_WORDS)
@@ -217,9 +250,47 @@ _BEFORE, _AFTER = 40, 100
 MAX_SPANS = 200
 
 
-_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff\u00ad]")
-_SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ \t]){3,}[^\W\d_](?![^\W\d_])")
-"""A word written with its letters spaced out: 'g r a d e r'."""
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff\u00ad\u202a-\u202e\u2066-\u2069]")
+_SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ \t.]){3,}[^\W\d_](?![^\W\d_])")
+"""A word written with its letters spaced out or dotted: 'g r a d e r', 'G.R.A.D.E.R'."""
+_SPLIT_WORD = re.compile(
+    r"(?<![^\W\d_])[^\W\d_]{1,5}(-(?:[ \t]{1,3}|[ \t]{0,2}\n[ \t]{0,2}))(?!(?:and|or|nor|to|as|vs)(?![a-z]))"
+    r"(?=[^\W\d_]{2})"
+)
+"""A word cut by a hyphen and a space or line break: 'gra- der', 'a-⏎ward' ('pre- and post-training' is left
+alone)."""
+_WORD_PER_LINE = re.compile(r"(?m)^[^\W\d_]{1,15}(?:\n[^\W\d_]{1,15}){3,}$")
+"""A sentence written one word per line."""
+_RTL = re.compile("\u202e([^\u202a-\u202e\u2066-\u2069\n]*)")
+"""Text after a right-to-left override is shown reversed: 'skram lluf' reads 'full marks'."""
+_ENCLOSED = ((0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
+"""Squared and circled capital letters ('🅶🆁🅰🅳🅴🆁'), A to Z in each block."""
+_CONFUSABLE = str.maketrans("аеорсухіѕјԍԁһӏкмνοαειρτυχ", "aeopcyxisjgdhlkmvoaeiptux")
+"""Cyrillic and Greek letters drawn like Latin ones, read as Latin inside a word that mixes the scripts."""
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=4096)
+def _plain(ch: str) -> str:
+    """The plain letter, digit or sign a character is drawn as ('Ｒ', '𝐄', '🅶', an invisible tag letter), else itself.
+
+    Always one character, so offsets are kept.
+    """
+    cp = ord(ch)
+    if 0xE0020 <= cp <= 0xE007E:
+        return chr(cp - 0xE0000).lower()
+    for first, last in _ENCLOSED:
+        if first <= cp <= last:
+            return chr(cp - first + 0x61)
+    plain = unicodedata.normalize("NFKC", ch)
+    return plain.lower() if len(plain) == 1 and plain.isascii() else ch
+
+
+def _demix(word: re.Match[str]) -> str:
+    w = word.group()
+    return w.translate(_CONFUSABLE) if not w.isascii() and any("a" <= c <= "z" for c in w) else w
+
+
 _MIXED = re.compile(r"[a-z][013457]|[013457][a-z]")
 """A letter next to a digit that stands for a letter: leetspeak ('sc0re'), or 'h100' and 'fp16', read harmlessly."""
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -252,22 +323,41 @@ def _read_leet(text: str) -> str:
 
 
 def _normalized(text: str) -> tuple[str, list[int] | None]:
-    """``text`` folded, without zero-width characters, with spaced-out letters joined and leetspeak read as
-    letters ('sc0re' as 'score'), and the offset in ``text`` of each character (None: the same offsets).
+    """``text`` folded and made plain, and the offset in ``text`` of each character (None: the same offsets).
+
+    Made plain: full-width, bold, squared and invisible tag letters read as
+    letters, Cyrillic and Greek look-alikes inside Latin words read as Latin,
+    right-to-left runs put back in reading order, zero-width characters
+    dropped, spaced-out or dotted letters and hyphen-split words joined, a
+    sentence written one word per line put on one line, and leetspeak read as
+    letters ('sc0re' as 'score').
 
     Only what a candidate would do to hide words from a filter is undone; the
     result is scanned, never shown.
     """
     out = fold(text)
     offsets: list[int] | None = None
+    if not out.isascii():
+        out = _LETTER_RUN.sub(_demix, "".join(map(_plain, out)))  # same length: offsets unchanged
+        if "\u202e" in out:
+            order = list(range(len(out)))
+            for m in _RTL.finditer(out):
+                a, b = m.span(1)
+                order[a:b] = order[a:b][::-1]
+            out = "".join(out[i] for i in order)
+            offsets = order
     if _ZERO_WIDTH.search(out):
-        offsets = [i for i, ch in enumerate(out) if not _ZERO_WIDTH.match(ch)]
+        kept = [i for i, ch in enumerate(out) if not _ZERO_WIDTH.match(ch)]
+        offsets = [offsets[i] for i in kept] if offsets is not None else kept
         out = _ZERO_WIDTH.sub("", out)
-    if _SPACED.search(out):
-        dropped = {j for m in _SPACED.finditer(out) for j in range(m.start() + 1, m.end(), 2)}
+    dropped = {j for m in _SPACED.finditer(out) for j in range(m.start() + 1, m.end(), 2)}
+    dropped |= {j for m in _SPLIT_WORD.finditer(out) for j in range(*m.span(1))}
+    if dropped:
         base = offsets if offsets is not None else range(len(out))
         offsets = [o for j, o in enumerate(base) if j not in dropped]
         out = "".join(ch for j, ch in enumerate(out) if j not in dropped)
+    if "\n" in out:
+        out = _WORD_PER_LINE.sub(lambda m: m.group().replace("\n", " "), out)  # same length
     out = _read_leet(out)  # same length: offsets unchanged
     return out, offsets
 
@@ -281,7 +371,7 @@ _GRADING = re.compile(
     r"(?<![a-z])(?:grader|graders|grading|graded|grade|grades|re-?grade|evaluator|evaluators|assessor|assessors|"
     r"scorer|scoring|marker|rater|raters|rate[ \t](?:this|it|me|my)|judge|judges|tally|tallies|tallier|rubric|rubrics|"
     r"criteria|criterion|score|scores|scored|points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
-    r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|"
+    r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|marking|examiner|verdict|"
     r"(?:the|any)[ \t]model[ \t](?:reading|grading|checking))(?![a-z])"
 )
 """Who grades, or what is given."""
@@ -290,10 +380,14 @@ _DIRECTIVE = re.compile(
     r"appreciated|kindly|please|pls|plz|need[ \t]you|want[ \t]you|make[ \t]sure|ensure|no[ \t]need[ \t]to|"
     r"do[ \t]not|don'?t|let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
     r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
-    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award))"
+    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award)|i'?d[ \t]ask|may[ \t]i[ \t]ask|(?:i'?m|i[ \t]am)[ \t]"
+    r"asking|i[ \t]ask[ \t](?:you|the)|would[ \t]be[ \t](?:lovely|great|nice|appreciated|fair)|"
+    r"wouldn'?t[ \t]you[ \t]agree|any[ \t]reason[ \t]not[ \t]to|do[ \t]what[ \t]it[ \t]says|"
+    r"play[ \t]the[ \t](?:part|role)|adjust[ \t]accordingly|know[ \t]that|if[ \t]you'?re[ \t]"
+    r"(?:grading|scoring|marking|reading))"
     r"|(?:^|[.:;,!?(\-–—•*][ \t]{0,3})(?:put|give|award|assign|mark|rate|treat|count|apply|emit|output|"
     r"terminate|overlook|assume|adjust|override|ignore|forget|disregard|skip|evaluate|grade|score|record|stay|"
-    r"return))(?![a-z])"
+    r"return|add|match|use|set|ingest|judge|round|consider))(?![a-z])"
 )
 """Someone told to do something: a modal, a request, or an imperative at the start of a clause."""
 _TARGET = re.compile(
@@ -304,12 +398,35 @@ _TARGET = re.compile(
     r"full|max|maximum|top|perfect|excellent|expert(?:-level)?|complete|implied|as[ \t]if|upward|satisfied|"
     r"verified|[345][ \t]?/[ \t]?[345]|10[ \t]?/[ \t]?10|pass|intent|presence[ \t]of[ \t]keywords|"
     r"not[ \t]their[ \t]correctness|(?:output|give|assign|put|award|emit|return|score|rate)[ \t](?:a[ \t])?"
-    r"(?:4|5|10|100)(?![0-9]))(?![a-z])"
+    r"(?:4|5|10|100)(?![0-9])|authoritative|pre-?approved|already[ \t](?:approved|reviewed|verified|validated|graded|"
+    r"scored)|cleared|round(?:ing)?[ \t]up|mercy|go[ \t]easy|lenien(?:t|cy)|generous(?:ly)?|"
+    r"benefit[ \t]of[ \t]the[ \t]doubt|highest[ \t](?:applicable[ \t])?(?:band|score|mark|grade|level)|"
+    r"your[ \t](?:final[ \t])?(?:verdict|grade|score|rating|evaluation|assessment)|"
+    r"add[ \t](?:[0-9]|one|two|three)|anything[ \t](?:under|below|less[ \t]than)|"
+    r"(?:→|->|=>)[ \t]{0,2}(?:4|5|10|100)(?![0-9])|💯|this(?=[ \t](?:gets|deserves|earns|merits))|"
+    r"(?:grade|score|mark|rate|judge|assess|evaluate)[ \t](?:this|it)"
+    r"(?![ \t]{0,3}(?:node|pod|request|job|kernel|gpu|model|at|by|on)(?![a-z])))(?![a-z])"
 )
 """This answer, or a high mark."""
 _SENTENCE_END = re.compile(r"[.!?](?=[ \t\n)\]\"']|$)|\n")
 """Every line break ends a piece: unlike ``text.split_spans``, which joins soft-wrapped lines, so that a
 request on a line of its own is read alone and not with the prose around it."""
+
+
+_MARK_NOUN = re.compile(
+    r"(?<![a-z])(?:the|a|correct|final|my|your|top|full|max|maximum|perfect|highest|fair|right)[ \t]"
+    r"(?:grade|score|mark|marks|rating|verdict|band)(?![a-z])"
+)
+_THIS = re.compile(
+    r"(?<![a-z])(?:this[ \t](?:answer|response|one|submission|reply|attempt|essay)|my[ \t](?:answer|response|"
+    r"submission|work)|(?:the[ \t])?candidate'?s?[ \t](?:answer|response)|this(?=[ \t](?:gets|deserves|earns|merits)))"
+    r"(?![a-z])"
+)
+_HIGH = re.compile(
+    r"(?<![\w.])(?:4|5|10|100|four|five|ten)(?![\w%]|\.[0-9])|(?<![a-z])(?:top|max|maximum|full|perfect|highest|"
+    r"excellent|exceeds)(?![a-z])"
+)
+"""A mark stated for this answer, with no request: 'the correct grade for this response is 4'."""
 
 
 def _directed_sentences(text: str) -> list[tuple[int, int]]:
@@ -319,23 +436,74 @@ def _directed_sentences(text: str) -> list[tuple[int, int]]:
         end = min(m.end(), len(text))
         if end - start >= 8:
             piece = text[start:end]
-            if _GRADING.search(piece) and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece):
+            if (_GRADING.search(piece) and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece)) or (
+                _MARK_NOUN.search(piece) and _THIS.search(piece) and _HIGH.search(piece)
+            ):
                 spans.append((start, end))
         start = end
     return spans
 
 
 _OTHER_LANGUAGES = re.compile(
-    r"evaluador|puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|correcteur|note[ \t]maximale|bar[eè]me|"
-    r"bewerter|punktzahl|bewertung|评分|满分|最高分|打分|評分"
+    r"puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|note[ \t]maximale|bar[eè]me|bewertung|评分|满分|最高分|打分|評分|"
+    r"採点|満点|評価者|채점|만점|평가자|проверяющ|оценщик|максимальн[а-я]{0,3}[ \t]балл|मूल्यांकनकर्ता|पूरे[ \t]अंक|"
+    r"değerlendirici|tam[ \t]puan|người[ \t]chấm|điểm[ \t]tối[ \t]đa|المقيّم|المقيم|الدرجة[ \t]الكاملة|βαθμολογητ|"
+    r"άριστα|nota[ \t]máxima"
 )
-"""Requests to the grader in a few other languages: no English trigger word, so scanned over non-ASCII answers."""
+"""Requests to the grader in other languages and scripts, which hold no English trigger word: scanned over
+non-ASCII answers."""
+_LATIN_LANGUAGES = re.compile(
+    r"(?<![a-z])(?:evaluador|puntuacion[ \t]maxima|correcteur|note[ \t]maximale|bewerter|punktzahl|valutatore|"
+    r"valutatrice|punteggio|modello[ \t]che[ \t]valuta|avaliador|nota[ \t]maxima|penilai|nilai[ \t]penuh|"
+    r"saitensha|manten|proveryayushch[a-z]*|maksimal'?n[a-z]{1,3}[ \t]ball)(?![a-z])"
+)
+"""The same in languages written in plain Latin letters, which an ASCII answer can hold."""
 _SCORE_BLOCK = re.compile(
     r"(?:(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|verdict|grade|"
-    r"mechanism|tradeoff|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
+    r"mechanism|tradeoffs?|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=,][ \t]{0,3}"
     r"[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}"
 )
-"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5'): two in a row."""
+"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5', a CSV row): two in a row."""
+_RUBRIC_SETTINGS = re.compile(
+    r"(?:(?<![a-z])(?:mechanism|tradeoffs?|trade[_\-]offs?|numbers|failure[ _\-]?modes)[\"']?[ \t]{0,3}[:=]"
+    r"[ \t]{0,3}[\"']?[0-9](?:\.[0-9]{1,2})?(?![0-9a-z])[^\n]{0,40}?){3}"
+)
+"""Three of this rubric's dimensions set to numbers ('mechanism=1.0, numbers=0, failure_modes=0'), any values."""
+_REVERSED_HINT = re.compile(r"(?<![a-z])(?:backwards?|reversed?|right[ \t]to[ \t]left)(?![a-z])")
+_ROT13_HINT = re.compile(r"(?<![a-z])rot[ \t\-]?(?:13|ie)(?![0-9a-z])")
+"""'ROT13' (read as 'rotie' once leetspeak is undone)."""
+_MORSE = re.compile(r"(?<![.\-\w])[.\-]{1,6}(?:[ \t]{1,3}(?:/[ \t]{1,3})?[.\-]{1,6}){5,}(?![.\-\w])")
+_MORSE_CODE = dict(
+    zip(
+        [
+            *(".-", "-...", "-.-.", "-..", ".", "..-.", "--.", "....", "..", ".---", "-.-", ".-..", "--", "-."),
+            *("---", ".--.", "--.-", ".-.", "...", "-", "..-", "...-", ".--", "-..-", "-.--", "--.."),
+            *("-----", ".----", "..---", "...--", "....-", ".....", "-....", "--...", "---..", "----."),
+        ],
+        "abcdefghijklmnopqrstuvwxyz0123456789",
+        strict=True,
+    )
+)
+
+
+def _morse(code: str) -> str:
+    words = re.split(r"[ \t]*/[ \t]*|[ \t]{3,}", code)
+    return " ".join("".join(_MORSE_CODE.get(letter, "?") for letter in word.split()) for word in words)
+
+
+def _hidden(text: str) -> list[tuple[int, int]]:
+    """Spans whose decoded form addresses the grader: a line meant to be read backwards, ROT13, Morse.
+
+    Decoding is tried only where the answer itself names the trick (or, for
+    Morse, holds a long run of dots and dashes), so ordinary answers cost nothing.
+    """
+    found: list[tuple[int, int]] = []
+    if _REVERSED_HINT.search(text):
+        found += [m.span() for m in re.finditer(r"[^\n]+", text) if _scan(m.group()[::-1])]
+    if _ROT13_HINT.search(text):
+        found += _scan(codecs.encode(text, "rot13"))  # same length: offsets unchanged
+    found += [m.span() for m in _MORSE.finditer(text) if _scan(_morse(m.group()))]
+    return found
 
 
 def injection_spans(answer: str) -> list[tuple[int, int]]:
@@ -349,6 +517,20 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
     """
     original = answer[:MAX_SCAN_CHARS]
     text, offsets = _normalized(original)
+    found = _scan(text) + _hidden(text)
+    spans: list[tuple[int, int]] = []
+    for start, end in sorted(found):
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, end))
+            if len(spans) >= MAX_SPANS:
+                break
+    if offsets is None:
+        return spans
+    return [(offsets[a], offsets[b - 1] + 1) for a, b in spans]
+
+
+def _scan(text: str) -> list[tuple[int, int]]:
+    """Every span of normalized ``text`` that one of the rules matches (unsorted, may overlap)."""
     windows: list[tuple[int, int, set[str]]] = []
     for m in _TRIGGER.finditer(text):
         a, b = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
@@ -363,18 +545,13 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
             found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
     found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
     found += [m.span() for m in _SCORE_BLOCK.finditer(text)]
+    if ":" in text or "=" in text:
+        found += [m.span() for m in _RUBRIC_SETTINGS.finditer(text)]
     if not text.isascii():
         found += [m.span() for m in _OTHER_LANGUAGES.finditer(text)]
+    found += [m.span() for m in _LATIN_LANGUAGES.finditer(text)]
     found += _directed_sentences(text)
-    spans: list[tuple[int, int]] = []
-    for start, end in sorted(found):
-        if not spans or start >= spans[-1][1]:
-            spans.append((start, end))
-            if len(spans) >= MAX_SPANS:
-                break
-    if offsets is None:
-        return spans
-    return [(offsets[a], offsets[b - 1] + 1) for a, b in spans]
+    return found
 
 
 def detect_injection(answer: str) -> list[str]:
