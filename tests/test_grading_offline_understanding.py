@@ -153,6 +153,11 @@ def test_synonyms_widen_aliases() -> None:
         ("MPS gives each tenant isolated memory.", True),
         ("MIG gives each instance isolated memory, while MPS shares the SMs.", False),
         ("MIG does not share the SMs.", False),
+        # one clause naming both sides: the property belongs to the side named before it
+        ("MPS gives each tenant isolated memory and MIG shares the SMs.", True),
+        ("MIG gives each instance isolated memory and MPS shares the SMs.", False),
+        ("MIG and MPS give isolated memory.", False),
+        ("MPS gives less isolated memory than MIG.", False),
     ],
 )
 def test_swapped_sides_of_a_contrast_are_caught(text: str, swapped: bool) -> None:

@@ -110,9 +110,11 @@ class CompiledLexicon:
         folded = " ".join(tokens_of(fold(alias)))
         out: list[str] = []
         for m in self._pattern.finditer(folded):
-            group = self.groups[self._member[m.group().replace("-", " ").replace("_", " ")]] if (
-                m.group().replace("-", " ").replace("_", " ") in self._member
-            ) else []
+            group = (
+                self.groups[self._member[m.group().replace("-", " ").replace("_", " ")]]
+                if (m.group().replace("-", " ").replace("_", " ") in self._member)
+                else []
+            )
             for other in group:
                 if other != m.group():
                     variant = folded[: m.start()] + other + folded[m.end() :]
@@ -175,11 +177,34 @@ def _swap_at(
     c_start, c_end = clause_bounds(folded, sentence, start)
     if other.names is None or not other.names.search(folded, c_start, c_end):
         return None
-    if owner.names is not None and owner.names.search(folded, c_start, c_end):
-        return None  # both sides in one clause: too tangled to judge
+    if (
+        owner.names is not None
+        and owner.names.search(folded, c_start, c_end)
+        and not _said_of(other, owner, folded, c_start, c_end, start, end)
+    ):
+        return None  # both sides in one clause, and the property is not said of the other side's name before it
     if negated(folded, sentence, start, end):
         return None
     return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
+
+
+_COMPARING = re.compile(r"(?<![a-z])(?:than|as|like|unlike|compared|versus|vs|relative|between|both|either)(?![a-z])")
+
+
+def _said_of(other: Side, owner: Side, folded: str, c_start: int, c_end: int, start: int, end: int) -> bool:
+    """In a clause naming both sides, whether the property at ``start`` is said of ``other``.
+
+    It is when ``other`` is named before the property and ``owner`` only
+    after it, with nothing comparing them: 'prefill is memory-bound and decode
+    is compute-bound' says it of prefill.  'prefill and decode are
+    memory-bound', 'from prefill to decode it becomes memory-bound' and
+    'prefill is less memory-bound than decode' stay too tangled to judge.
+    """
+    assert other.names is not None and owner.names is not None
+    # The owner is looked for up to the property's end: an order-free match can start at an earlier word.
+    if owner.names.search(folded, c_start, end) or not other.names.search(folded, c_start, start):
+        return False
+    return _COMPARING.search(folded, c_start, c_end) is None
 
 
 def _compile_contrast(contrast: Contrast) -> CompiledContrast:
