@@ -25,8 +25,8 @@ KINDS = {
 }
 
 
-def test_there_are_two_held_out_sets() -> None:
-    assert [p.name for p in HELD_OUT] == ["answers_c.yaml", "answers_d.yaml"]
+def test_there_are_three_held_out_sets() -> None:
+    assert [p.name for p in HELD_OUT] == ["answers_c.yaml", "answers_d.yaml", "answers_f.yaml"]
 
 
 @pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.name)
