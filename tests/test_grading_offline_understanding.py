@@ -8,7 +8,7 @@ from interviewer.content.schema import Case, Contrast, ContrastSide, Fact, FactS
 from interviewer.grading.offline.claims import negated, substance
 from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.offline.injection import detect_injection
-from interviewer.grading.offline.lexicon import CompiledLexicon
+from interviewer.grading.offline.lexicon import CompiledLexicon, lexicon
 from interviewer.grading.offline.quantities import FactIndex, check, extract
 from interviewer.grading.offline.text import analyse, fold
 from interviewer.grading.types import FLAG_MISCONCEPTION, FLAG_TEMPLATE, Grade, GradeRequest
@@ -164,6 +164,33 @@ def test_swapped_sides_of_a_contrast_are_caught(text: str, swapped: bool) -> Non
     lex = CompiledLexicon(LEXICON)
     folded = fold(text)
     assert bool(lex.swaps(analyse(text, folded), text, folded)) is swapped
+
+
+BUILTIN_SWAPS = [
+    # (sentence, the contrast it swaps, or None when it is right)
+    ("The NVIDIA driver ships inside the image, so the node only needs a GPU.", "host-driver-container-libraries"),
+    ("The kernel driver and libcuda come from the host, while cuBLAS and cuDNN ship inside the image.", None),
+    ("The memory request is a hard cap on what the container can use.", "requests-limits"),
+    ("The memory limit is a hard cap, while the memory request only decides where the pod is placed.", None),
+    ("Shadow deployment serves real users with the new model for a small share of traffic.", "shadow-canary"),
+    # an order-free phrase is placed where its words are, not at an earlier word that shares a stem
+    ("The canary gets 5% of live traffic, while the shadow gets a mirror of all live traffic.", None),
+    ("A failing readiness probe restarts the container, so a slow model load ends in a crash loop.",
+     "liveness-readiness"),
+    ("The draft model verifies the tokens in a single forward pass.", "draft-target-model"),
+    ("ZeRO-2 also shards the parameters, so each rank only holds a slice of the weights.", "zero2-zero3"),
+    ("ZeRO-3 gathers the full copy of the parameters before each layer.", None),
+    # "can't" negates, and a phrase holding its own negation still fires
+    ("Time-slicing can't give each pod isolated memory.", None),
+    ("MIG has no memory isolation between instances.", "mig-mps"),
+]
+
+
+@pytest.mark.parametrize(("text", "swapped"), BUILTIN_SWAPS)
+def test_builtin_contrasts(text: str, swapped: str | None) -> None:
+    folded = fold(text)
+    found = {w.contrast.id for w in lexicon().swaps(analyse(text, folded), text, folded)}
+    assert found == ({swapped} if swapped else set())
 
 
 # --------------------------------------------------------------------------- numbers

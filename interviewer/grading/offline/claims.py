@@ -29,10 +29,11 @@ from collections.abc import Sequence
 from interviewer.grading.offline.text import VERBS, Sentence, stem, words
 
 NEGATORS = words(
-    "not no never cannot can't don doesn isn aren wasn weren won wouldn shouldn couldn didn nor neither "
-    "without hardly barely nothing none"
+    "not no never cannot don doesn isn aren wasn weren won wouldn shouldn couldn didn hasn haven hadn mustn needn "
+    "nor neither without hardly barely nothing none"
 )
-"""Tokens that negate what follows them within a clause (apostrophes split 'don't' into 'don' + 't')."""
+"""Tokens that negate what follows them within a clause (apostrophes split 'don't' into 'don' + 't', and
+'can't' into 'can' + 't', which ``_negations`` counts)."""
 _NOT_NEGATING_NEXT = words("only just merely always necessarily")
 """'not only X', 'not just X': X is affirmed."""
 DISMISSIVE = words(
@@ -100,20 +101,31 @@ def negated(folded: str, sentence: Sentence, start: int, end: int, own_negations
     inside = _TOKEN.findall(folded, start, end)
     after = _TOKEN.findall(folded, end, c_end)[:7]
     count = 0
-    for i, tok in enumerate(before):
-        if tok in NEGATORS and not (i + 1 < len(before) and before[i + 1] in _NOT_NEGATING_NEXT):
+    for i in range(len(before)):
+        if _negates(before, i) and not (i + 1 < len(before) and before[i + 1] in _NOT_NEGATING_NEXT):
             count += 1
-    count += sum(1 for t in inside if t in NEGATORS)
+    count += sum(1 for i in range(len(inside)) if _negates(inside, i))
     if count > own_negations:
         return True
     if any(t in DISMISSIVE_BEFORE for t in before[-3:]):
         return True
     if any(t in DISMISSIVE for t in after):
         return True
-    for i, tok in enumerate(after):
-        if tok in NEGATORS and any(t in _DISMISS_AFTER_NEGATION for t in after[i + 1 : i + 4]):
+    for i in range(len(after)):
+        if _negates(after, i) and any(t in _DISMISS_AFTER_NEGATION for t in after[i + 1 : i + 4]):
             return True
     return False
+
+
+def negation_count(tokens: Sequence[str]) -> int:
+    """How many negations ``tokens`` hold: compared between an alias and the sentence it is found in."""
+    return sum(1 for i in range(len(tokens)) if _negates(tokens, i))
+
+
+def _negates(tokens: Sequence[str], i: int) -> bool:
+    """Whether ``tokens[i]`` is a negation: a word of ``NEGATORS``, or 'can' of "can't"."""
+    tok = tokens[i]
+    return tok in NEGATORS or (tok == "can" and i + 1 < len(tokens) and tokens[i + 1] == "t")
 
 
 def substance(sentence: Sentence, named: frozenset[str], background: frozenset[str], figures: int = 0) -> int:

@@ -32,6 +32,7 @@ from functools import cached_property
 
 from rapidfuzz import fuzz, process
 
+from interviewer.grading.offline.claims import negation_count
 from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of, words
 
 _PIECE = re.compile(r"[^\W_]+|[^\w\s\-]")
@@ -39,16 +40,6 @@ _SEP = r"[\s\-_]*"
 _WORD_INFLECTION = r"(?:s|es|ed|ing|ings)?"
 _NUMBER = re.compile(r"(?<![\w.,])[0-9]+(?:[.,][0-9]+)*")
 _STOP = words("a an the of to in on for and or with by at as is are be it its from into per")
-
-NEGATIONS = words("not no never cannot isn aren doesn don didn won wouldn shouldn without nor")
-"""Tokens that flip a statement; compared between an alias and the sentence it is found in."""
-
-
-def negation_count(tokens: Sequence[str]) -> int:
-    """How many negations ``tokens`` hold: the words above, and "can't" (tokenized 'can', 't')."""
-    count = sum(1 for t in tokens if t in NEGATIONS)
-    return count + sum(1 for a, b in itertools.pairwise(tokens) if a == "can" and b == "t")
-
 
 def is_acronym(alias: str) -> bool:
     """Short (<= 4 characters) or all-caps aliases: matched on word boundaries only, never fuzzily."""
@@ -188,15 +179,16 @@ class Hit:
     """'exact', 'words' or 'fuzzy'."""
 
 
-def _order_free(m: AliasMatcher, sentence: Sentence) -> bool:
+def _order_free(m: AliasMatcher, sentence: Sentence) -> tuple[int, int] | None:
+    """The first and last token of the smallest window holding every stem of the alias, if it fits."""
     if len(m.stems) < m.min_order_free or not m.stems <= sentence.stems:
-        return False
+        return None
     positions = [i for i, t in enumerate(sentence.tokens) if stem(t) in m.stems]
     if not positions:
-        return False
+        return None
     # The smallest window holding every stem: scan positions in order.
     need = len(m.stems)
-    best = None
+    best: tuple[int, int] | None = None
     counts: dict[str, int] = {}
     left = 0
     have = 0
@@ -206,26 +198,33 @@ def _order_free(m: AliasMatcher, sentence: Sentence) -> bool:
         if counts[key] == 1:
             have += 1
         while have == need:
-            span = pos - positions[left]
-            best = span if best is None else min(best, span)
+            if best is None or pos - positions[left] < best[1] - best[0]:
+                best = (positions[left], pos)
             lkey = stem(sentence.tokens[positions[left]])
             counts[lkey] -= 1
             if counts[lkey] == 0:
                 have -= 1
             left += 1
-    return best is not None and best <= m.window
+    return best if best is not None and best[1] - best[0] <= m.window else None
 
 
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _stem_span(m: AliasMatcher, sentence: Sentence, folded: str) -> tuple[int, int]:
-    """From the first to the last word of the sentence whose stem is one of the alias's: where it was said.
+def _token_span(sentence: Sentence, folded: str, first: int, last: int) -> tuple[int, int]:
+    """Answer offsets from the start of token ``first`` to the end of token ``last`` of the sentence.
 
-    So a clause-level check (negation, a contrast's side) looks at the clause that holds the words.
+    So a clause-level check (negation, a contrast's side) looks at the words that matched, not at an earlier
+    clause that happens to share one of their stems.
     """
-    spans = [w.span() for w in _WORD.finditer(folded, sentence.start, sentence.end) if stem(w.group()) in m.stems]
-    return (spans[0][0], spans[-1][1]) if spans else (sentence.start, sentence.end)
+    start = end = sentence.start
+    for i, w in enumerate(_WORD.finditer(folded, sentence.start, sentence.end)):
+        if i == first:
+            start = w.start()
+        if i == last:
+            end = w.end()
+            break
+    return start, end
 
 
 WORD_TYPO_CUTOFF = 80.0
@@ -276,8 +275,9 @@ def match_alias(m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, 
         return None
     if m.numbers and not m.numbers <= set(_NUMBER.findall(folded, sentence.start, sentence.end)):
         return None
-    if complete and _order_free(m, sentence):
-        start, end = _stem_span(m, sentence, folded)
+    window = _order_free(m, sentence) if complete else None
+    if window is not None:
+        start, end = _token_span(sentence, folded, *window)
         return Hit(m.alias, sentence, start, end, "words")
     if sentence.end - sentence.start < len(m.folded) * 0.8 or not _words_present(m, sentence):
         return None

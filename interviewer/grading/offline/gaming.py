@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from interviewer.content.schema import Misconception
-from interviewer.grading.offline.concepts import ConceptIndex, Hit, compile_concepts, negation_count
+from interviewer.grading.offline.claims import negation_count
+from interviewer.grading.offline.concepts import ConceptIndex, Hit, compile_concepts
 from interviewer.grading.offline.text import Sentence, tokens_of
 
 KEYWORD_LIST_CLAIM_SHARE = 0.4

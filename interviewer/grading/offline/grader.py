@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
 from interviewer.grading.offline.arithmetic import check_arithmetic
-from interviewer.grading.offline.claims import MIN_SUBSTANCE, NEGATORS, is_template_run, negated, substance
+from interviewer.grading.offline.claims import MIN_SUBSTANCE, is_template_run, negated, negation_count, substance
 from interviewer.grading.offline.compiled import (
     CompiledQuestion,
     CompiledRubric,
@@ -205,7 +205,7 @@ def _text_hits(
 
 
 def _negations(text: str) -> int:
-    return sum(1 for t in tokens_of(fold(text)) if t in NEGATORS)
+    return negation_count(tokens_of(fold(text)))
 
 
 def _with_arithmetic(checked: list[Checked], figures: Sequence[Figure], text: str) -> list[Checked]:

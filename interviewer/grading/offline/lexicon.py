@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from interviewer.content.schema import Contrast, Lexicon
 from interviewer.content.shared import shared_content
-from interviewer.grading.offline.claims import clause_bounds, negated
+from interviewer.grading.offline.claims import clause_bounds, negated, negation_count
 from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
 from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of
 
@@ -163,7 +163,7 @@ class SwapFinder:
             for hit in hits:
                 if (id(compiled), hit.sentence.index) in seen:
                     continue
-                swap = _swap_at(compiled, owner, other, hit.sentence, hit.start, hit.end, folded)
+                swap = _swap_at(compiled, owner, other, hit.alias, hit.sentence, hit.start, hit.end, folded)
                 if swap is not None:
                     found.append(swap)
                     seen.add((id(compiled), hit.sentence.index))
@@ -172,7 +172,14 @@ class SwapFinder:
 
 
 def _swap_at(
-    compiled: CompiledContrast, owner: Side, other: Side, sentence: Sentence, start: int, end: int, folded: str
+    compiled: CompiledContrast,
+    owner: Side,
+    other: Side,
+    phrase: str,
+    sentence: Sentence,
+    start: int,
+    end: int,
+    folded: str,
 ) -> Swap | None:
     c_start, c_end = clause_bounds(folded, sentence, start)
     if other.names is None or not other.names.search(folded, c_start, c_end):
@@ -183,8 +190,8 @@ def _swap_at(
         and not _said_of(other, owner, folded, c_start, c_end, start, end)
     ):
         return None  # both sides in one clause, and the property is not said of the other side's name before it
-    if negated(folded, sentence, start, end):
-        return None
+    if negated(folded, sentence, start, end, negation_count(tokens_of(fold(phrase)))):
+        return None  # compared with the phrase's own negations: 'no memory isolation' is not negated by its 'no'
     return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
 
 
