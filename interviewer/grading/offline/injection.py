@@ -228,18 +228,17 @@ _TRIGGER_WORDS = words(
     "exemplary authoritative deemed whoever whatever anyone anything penalise penalize deduct deducted dock "
     "awarded dimension dimensions purpose purposes accordingly generously leniently hidden secret admin "
     "administrator operator directive expected credit regrade assume penalty penalties eval_config "
-    "evaluation_config fail settle skip bypass disable fyi tip hint note ps new mode policy weights deduction "
-    "deductions language machine"
+    "evaluation_config fail settle skip bypass disable deduction deductions anybody"
 )
 _TRIGGER = re.compile(
-    r"[<\[\"/]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
+    r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
 _SINGLE = tuple(_folded_pattern(p) for p in _PATTERNS)
 _BY_TRIGGER: dict[str, tuple[re.Pattern[str], ...]] = {
     word: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if word in p.lower()) for word in _TRIGGER_WORDS
 }
-_BY_TRIGGER.update({ch: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if ch in p) for ch in '<["/'})
+_BY_TRIGGER.update({ch: tuple(c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if ch in p) for ch in '<["/#'})
 """Trigger word or character -> the patterns whose source holds it (a superset is harmless: it costs a scan)."""
 _ANYWHERE = frozenset(
     c for c, p in zip(_SINGLE, _PATTERNS, strict=True) if not any(w in p.lower() for w in _TRIGGER_WORDS)
@@ -259,15 +258,21 @@ _SPLIT_WORD = re.compile(
 )
 """A word cut by a hyphen and a space or line break: 'gra- der', 'a-⏎ward' ('pre- and post-training' is left
 alone)."""
-_WORD_PER_LINE = re.compile(r"(?m)^[^\W\d_]{1,15}(?:\n[^\W\d_]{1,15}){3,}$")
-"""A sentence written one word per line."""
+_WORD_PER_LINE = re.compile(r"\n[^\W\d_]{1,15}(?:\n[^\W\d_]{1,15}){3,}(?=\n|$)")
+"""A sentence written one word per line (after a line break: starting the pattern with one keeps the scan fast)."""
 _RTL = re.compile("\u202e([^\u202a-\u202e\u2066-\u2069\n]*)")
 """Text after a right-to-left override is shown reversed: 'skram lluf' reads 'full marks'."""
 _ENCLOSED = ((0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
 """Squared and circled capital letters ('🅶🆁🅰🅳🅴🆁'), A to Z in each block."""
-_CONFUSABLE = str.maketrans("аеорсухіѕјԍԁһӏкмνοαειρτυχ", "aeopcyxisjgdhlkmvoaeiptux")
+_LOOK_ALIKES = "аеорсухіѕјԍԁһӏкмνοαειρτυχ"
+_CONFUSABLE = str.maketrans(_LOOK_ALIKES, "aeopcyxisjgdhlkmvoaeiptux")
+_LOOK_ALIKE = re.compile(f"[{_LOOK_ALIKES}]")
 """Cyrillic and Greek letters drawn like Latin ones, read as Latin inside a word that mixes the scripts."""
-_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_MIXED_WORD = re.compile(
+    r"[^\W\d_]*(?:[a-z][^\x00-\x7f\W\d_]|[^\x00-\x7f\W\d_][a-z])[^\W\d_]*"
+)
+"""A word mixing Latin and other letters ('аwаrd' with Cyrillic 'а')."""
 
 
 @lru_cache(maxsize=4096)
@@ -286,9 +291,12 @@ def _plain(ch: str) -> str:
     return plain.lower() if len(plain) == 1 and plain.isascii() else ch
 
 
+def _plain_match(m: re.Match[str]) -> str:
+    return _plain(m.group())
+
+
 def _demix(word: re.Match[str]) -> str:
-    w = word.group()
-    return w.translate(_CONFUSABLE) if not w.isascii() and any("a" <= c <= "z" for c in w) else w
+    return word.group().translate(_CONFUSABLE)
 
 
 _MIXED = re.compile(r"[a-z][013457]|[013457][a-z]")
@@ -338,7 +346,9 @@ def _normalized(text: str) -> tuple[str, list[int] | None]:
     out = fold(text)
     offsets: list[int] | None = None
     if not out.isascii():
-        out = _LETTER_RUN.sub(_demix, "".join(map(_plain, out)))  # same length: offsets unchanged
+        out = _NON_ASCII.sub(_plain_match, out)  # same length: offsets unchanged
+        if _LOOK_ALIKE.search(out):
+            out = _MIXED_WORD.sub(_demix, out)
         if "\u202e" in out:
             order = list(range(len(out)))
             for m in _RTL.finditer(out):
@@ -351,13 +361,14 @@ def _normalized(text: str) -> tuple[str, list[int] | None]:
         offsets = [offsets[i] for i in kept] if offsets is not None else kept
         out = _ZERO_WIDTH.sub("", out)
     dropped = {j for m in _SPACED.finditer(out) for j in range(m.start() + 1, m.end(), 2)}
-    dropped |= {j for m in _SPLIT_WORD.finditer(out) for j in range(*m.span(1))}
+    if "- " in out or "-\n" in out:
+        dropped |= {j for m in _SPLIT_WORD.finditer(out) for j in range(*m.span(1))}
     if dropped:
         base = offsets if offsets is not None else range(len(out))
         offsets = [o for j, o in enumerate(base) if j not in dropped]
         out = "".join(ch for j, ch in enumerate(out) if j not in dropped)
     if "\n" in out:
-        out = _WORD_PER_LINE.sub(lambda m: m.group().replace("\n", " "), out)  # same length
+        out = _WORD_PER_LINE.sub(lambda m: "\n" + m.group()[1:].replace("\n", " "), out)  # same length
     out = _read_leet(out)  # same length: offsets unchanged
     return out, offsets
 
@@ -436,8 +447,12 @@ def _directed_sentences(text: str) -> list[tuple[int, int]]:
         end = min(m.end(), len(text))
         if end - start >= 8:
             piece = text[start:end]
-            if (_GRADING.search(piece) and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece)) or (
-                _MARK_NOUN.search(piece) and _THIS.search(piece) and _HIGH.search(piece)
+            grading = _GRADING.search(piece) is not None
+            if (grading and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece)) or (
+                (grading or "mark" in piece or "band" in piece or "rating" in piece)
+                and _MARK_NOUN.search(piece)
+                and _THIS.search(piece)
+                and _HIGH.search(piece)
             ):
                 spans.append((start, end))
         start = end
@@ -460,15 +475,16 @@ _LATIN_LANGUAGES = re.compile(
 """The same in languages written in plain Latin letters, which an ASCII answer can hold."""
 _SCORE_BLOCK = re.compile(
     r"(?:(?:correctness|accuracy|completeness|clarity|depth|communication|overall|score|rating|verdict|grade|"
-    r"mechanism|tradeoffs?|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=,][ \t]{0,3}"
+    r"mechanism|tradeoffs?|trade_off|numbers|failure_modes|quality|technical_depth)[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
     r"[\"']?(?:[3-5]|10|100|excellent|strong_hire|hire|pass|perfect|max)(?![.0-9a-z_])[^\n]{0,80}\n?[^\n]{0,80}){2}"
 )
-"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5', a CSV row): two in a row."""
+"""Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5'): two in a row."""
 _RUBRIC_SETTINGS = re.compile(
-    r"(?:(?<![a-z])(?:mechanism|tradeoffs?|trade[_\-]offs?|numbers|failure[ _\-]?modes)[\"']?[ \t]{0,3}[:=]"
-    r"[ \t]{0,3}[\"']?[0-9](?:\.[0-9]{1,2})?(?![0-9a-z])[^\n]{0,40}?){3}"
+    r"(?:(?<![a-z])(?:mechanism|tradeoffs?|trade[_\-]offs?|numbers|failure[ _\-]?modes)[\"']?"
+    r"(?:[ \t]{0,3}[:=][ \t]{0,3}|,)[\"']?[0-5](?:\.[0-9]{1,2})?(?![0-9a-z%])[^\n]{0,40}?\n?){2}"
 )
-"""Three of this rubric's dimensions set to numbers ('mechanism=1.0, numbers=0, failure_modes=0'), any values."""
+"""Two of this rubric's dimensions set to levels ('mechanism=1.0, numbers=0', a CSV table), whatever the levels."""
+_DIMENSION_WORDS = ("mechanism", "tradeoff", "trade-off", "trade_off", "numbers", "failure")
 _REVERSED_HINT = re.compile(r"(?<![a-z])(?:backwards?|reversed?|right[ \t]to[ \t]left)(?![a-z])")
 _ROT13_HINT = re.compile(r"(?<![a-z])rot[ \t\-]?(?:13|ie)(?![0-9a-z])")
 """'ROT13' (read as 'rotie' once leetspeak is undone)."""
@@ -498,11 +514,12 @@ def _hidden(text: str) -> list[tuple[int, int]]:
     Morse, holds a long run of dots and dashes), so ordinary answers cost nothing.
     """
     found: list[tuple[int, int]] = []
-    if _REVERSED_HINT.search(text):
+    if ("back" in text or "rev" in text or "left" in text) and _REVERSED_HINT.search(text):
         found += [m.span() for m in re.finditer(r"[^\n]+", text) if _scan(m.group()[::-1])]
-    if _ROT13_HINT.search(text):
+    if "rot" in text and _ROT13_HINT.search(text):
         found += _scan(codecs.encode(text, "rot13"))  # same length: offsets unchanged
-    found += [m.span() for m in _MORSE.finditer(text) if _scan(_morse(m.group()))]
+    if ".-" in text or "-." in text:  # every Morse message holds a letter mixing dots and dashes
+        found += [m.span() for m in _MORSE.finditer(text) if _scan(_morse(m.group()))]
     return found
 
 
@@ -544,8 +561,9 @@ def _scan(text: str) -> list[tuple[int, int]]:
         for pattern in {p for t in triggers for p in _BY_TRIGGER.get(t, ())} | _ANYWHERE:
             found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
     found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
-    found += [m.span() for m in _SCORE_BLOCK.finditer(text)]
     if ":" in text or "=" in text:
+        found += [m.span() for m in _SCORE_BLOCK.finditer(text)]
+    if sum(1 for w in _DIMENSION_WORDS if w in text) >= 2:
         found += [m.span() for m in _RUBRIC_SETTINGS.finditer(text)]
     if not text.isascii():
         found += [m.span() for m in _OTHER_LANGUAGES.finditer(text)]
