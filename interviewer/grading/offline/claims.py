@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from interviewer.grading.offline.text import VERBS, Sentence, stem, words
 
@@ -85,13 +86,19 @@ _TOKEN = re.compile(r"[^\W_]+")
 def clause_bounds(folded: str, sentence: Sentence, pos: int) -> tuple[int, int]:
     """(start, end) of the clause of ``sentence`` holding ``pos``."""
     start, end = sentence.start, sentence.end
-    for m in _CLAUSE_BREAK.finditer(folded, sentence.start, sentence.end):
-        if m.end() <= pos:
-            start = m.end()
-        elif m.start() >= pos:
-            end = m.start()
+    for b_start, b_end in _breaks(folded, sentence.start, sentence.end):
+        if b_end <= pos:
+            start = b_end
+        elif b_start >= pos:
+            end = b_start
             break
     return start, end
+
+
+@lru_cache(maxsize=256)
+def _breaks(folded: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """The clause breaks of one sentence, found once: a sentence's clauses are asked for many times."""
+    return tuple(m.span() for m in _CLAUSE_BREAK.finditer(folded, start, end))
 
 
 def negated(folded: str, sentence: Sentence, start: int, end: int, own_negations: int = 0) -> bool:

@@ -249,6 +249,13 @@ class Reference:
     """Stems of measures, aliases and unit: a 'per X' figure needs X among them."""
     subject: str | None = None
     """The fact-sheet subject (GPU, link or model) this figure is about, when known."""
+    first_pieces: tuple[str, ...] = ()
+    """The first word of each alias: a sentence holding none of them cannot match ``aliases``."""
+
+
+def _first_pieces(aliases: Sequence[str]) -> tuple[str, ...]:
+    firsts = {pieces[0] for a in aliases if (pieces := re.findall(r"[^\W_]+|[^\w\s\-]", fold(a.strip())))}
+    return tuple(sorted(firsts))
 
 
 def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
@@ -278,6 +285,7 @@ def compile_references(
                 value=q.value * factor,
                 label=f"{q.value:g} {q.unit} ({q.measures})",
                 aliases=_alias_pattern(q.aliases),
+                first_pieces=_first_pieces(q.aliases),
                 measure_stems=frozenset(stem(w) for w in words),
                 text_stems=frozenset(stem(t) for t in tokens),
                 subject=subject_of(q.measures),
@@ -369,7 +377,12 @@ def _alias_spans(ref: Reference, sentence: Sentence, folded: str, cache: _AliasC
     spans = cache.get(key)
     if spans is None:
         pattern = ref.aliases
-        spans = [m.span() for m in pattern.finditer(folded, sentence.start, sentence.end)] if pattern else []
+        start, end = sentence.start, sentence.end
+        spans = (
+            [m.span() for m in pattern.finditer(folded, start, end)]
+            if pattern is not None and any(folded.find(p, start, end) >= 0 for p in ref.first_pieces)
+            else []
+        )
         cache[key] = spans
     return spans
 
