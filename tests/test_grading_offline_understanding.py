@@ -183,6 +183,8 @@ BUILTIN_SWAPS = [
     # "can't" negates, and a phrase holding its own negation still fires
     ("Time-slicing can't give each pod isolated memory.", None),
     ("MIG has no memory isolation between instances.", "mig-mps"),
+    # a 'which' clause speaks of what 'which' stands for
+    ("PTX is NVIDIA's virtual instruction set, which the driver JIT-compiles into SASS at load time.", None),
 ]
 
 

@@ -184,6 +184,10 @@ def _swap_at(
     c_start, c_end = clause_bounds(folded, sentence, start)
     if other.names is None or not other.names.search(folded, c_start, c_end):
         return None
+    if _RELATIVE.search(folded, max(sentence.start, c_start - 8), c_start) and not other.names.search(
+        folded, c_start, start
+    ):
+        return None  # 'PTX, which the driver JIT-compiles into SASS': the property is said of what 'which' stands for
     if (
         owner.names is not None
         and owner.names.search(folded, c_start, c_end)
@@ -195,6 +199,7 @@ def _swap_at(
     return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
 
 
+_RELATIVE = re.compile(r"(?<![a-z])which[ \t]*$")
 _COMPARING = re.compile(r"(?<![a-z])(?:than|as|like|unlike|compared|versus|vs|relative|between|both|either)(?![a-z])")
 
 
