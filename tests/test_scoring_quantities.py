@@ -256,6 +256,7 @@ def test_a_figure_far_from_every_reference_measures_something_else() -> None:
     out = verdicts("The weights of one layer are 2 GB.", [WEIGHTS])
     assert out == [("2 GB", "unverified", None)]  # 70x off: another quantity, not a mistake
     assert verdicts("The weights are 70 GB.", [WEIGHTS])[0][1] == "wrong"  # 2x off: a mistake
+    assert verdicts("The weights are 13 GB.", [WEIGHTS])[0][1] == "wrong"  # a slipped decimal point (10.8x)
 
 
 def test_own_per_gpu_is_not_evidence_against_a_figure() -> None:

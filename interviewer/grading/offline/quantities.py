@@ -454,12 +454,13 @@ WRONG_MAX_GAP = 40
 FACT_WRONG_MAX_GAP = 20
 """The fact sheet condemns only a figure its subject's sentence ties closely to a fact: it is broad, so it must
 be sure.  A sheet figure can always confirm a figure, from the sentence's subject or the question's."""
-WRONG_MAX_RATIO = 10.0
-"""A figure more than 10x away from a reference is taken to measure something else, not to misstate it.
+WRONG_MAX_RATIO = 12.0
+"""A figure more than 12x away from a reference is taken to measure something else, not to misstate it.
 
-Misremembered figures, bits for bytes (8x), a missed GQA factor (8x) or
-per-direction for total (2x) all fall inside; a stray '80 GB' next to an
-alias of a 164 KB reference does not."""
+Misremembered figures, bits for bytes (8x), a missed GQA factor (8x),
+per-direction for total (2x) and a slipped decimal point, rounded ('31
+TFLOP/s' for 312: 10.06x) all fall inside; a stray '80 GB' next to an alias
+of a 164 KB reference does not."""
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int] | None) -> bool:
