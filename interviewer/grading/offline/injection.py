@@ -485,7 +485,8 @@ _RUBRIC_SETTINGS = re.compile(
 )
 """Two of this rubric's dimensions set to levels ('mechanism=1.0, numbers=0', a CSV table), whatever the levels."""
 _DIMENSION_WORDS = ("mechanism", "tradeoff", "trade-off", "trade_off", "numbers", "failure")
-_REVERSED_HINT = re.compile(r"(?<![a-z])(?:backwards?|reversed?|right[ \t]to[ \t]left)(?![a-z])")
+_REVERSED_HINT = re.compile(r"(?<![a-z])(?:backwards|reversed|in[ \t]reverse|right[ \t]to[ \t]left)(?![a-z])")
+"""A line meant to be read backwards ('the backward pass' is training, not a hint)."""
 _ROT13_HINT = re.compile(r"(?<![a-z])rot[ \t\-]?(?:13|ie)(?![0-9a-z])")
 """'ROT13' (read as 'rotie' once leetspeak is undone)."""
 _MORSE = re.compile(r"(?<![.\-\w])[.\-]{1,6}(?:[ \t]{1,3}(?:/[ \t]{1,3})?[.\-]{1,6}){5,}(?![.\-\w])")
@@ -514,7 +515,7 @@ def _hidden(text: str) -> list[tuple[int, int]]:
     Morse, holds a long run of dots and dashes), so ordinary answers cost nothing.
     """
     found: list[tuple[int, int]] = []
-    if ("back" in text or "rev" in text or "left" in text) and _REVERSED_HINT.search(text):
+    if ("backwards" in text or "rever" in text or "left" in text) and _REVERSED_HINT.search(text):
         found += [m.span() for m in re.finditer(r"[^\n]+", text) if _scan(m.group()[::-1])]
     if "rot" in text and _ROT13_HINT.search(text):
         found += _scan(codecs.encode(text, "rot13"))  # same length: offsets unchanged
