@@ -325,8 +325,9 @@ class ConceptIndex:
                 number = len(self._pairs)
                 self._pairs.append((ci, ai))
                 keys = alias.index_keys
-                exact_only = alias.fuzzy_cutoff is None
-                self._need.append((len(keys) if exact_only else max(1, len(keys) - 1), len(keys)))
+                # A sentence missing one stem can only match through a typo in a long word (``_words_present``).
+                typo_possible = alias.fuzzy_cutoff is not None and any(len(w) > 4 for w in alias.words)
+                self._need.append((max(1, len(keys) - 1) if typo_possible else len(keys), len(keys)))
                 for key in keys:
                     by_stem.setdefault(key, []).append(number)
                 if len(alias.words) > 1:

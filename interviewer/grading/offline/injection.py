@@ -231,7 +231,7 @@ _TRIGGER_WORDS = words(
     "evaluation_config fail settle skip bypass disable deduction deductions anybody"
 )
 _TRIGGER = re.compile(
-    r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(_TRIGGER_WORDS, key=len, reverse=True)) + r")(?![a-z])"
+    r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(sorted(_TRIGGER_WORDS), key=len, reverse=True)) + r")(?![a-z])"
 )
 """Every pattern contains one of these; the full alternation only runs in windows around them."""
 _SINGLE = tuple(_folded_pattern(p) for p in _PATTERNS)

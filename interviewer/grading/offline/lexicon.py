@@ -33,7 +33,9 @@ MAX_VARIANTS = 2
 
 
 def _phrase_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
-    bodies = sorted({r"[\s\-_]+".join(re.escape(p) for p in tokens_of(fold(x))) for x in phrases if x.strip()}, key=len)
+    # Sorted by text, then (stably) by length: the same alternation in every process, whatever the hash seed.
+    bodies = sorted({r"[\s\-_]+".join(re.escape(p) for p in tokens_of(fold(x))) for x in phrases if x.strip()})
+    bodies.sort(key=len)
     bodies = [b for b in bodies if b]
     if not bodies:
         return None

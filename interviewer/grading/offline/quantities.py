@@ -51,6 +51,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from interviewer.content.schema import Fact, FactSheet, Quantity
 from interviewer.grading.offline.text import Sentence, fold, stem, words
@@ -267,7 +268,7 @@ def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
             bodies.append(r"[\s\-_]*".join(re.escape(p) for p in pieces))
     if not bodies:
         return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(set(bodies), key=len, reverse=True)) + ")")
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(sorted(set(bodies)), key=len, reverse=True)) + ")")
 
 
 def compile_references(
@@ -360,8 +361,9 @@ def accepts(ref: Reference, figure: Figure) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Closeness:
+class Closeness(NamedTuple):
+    """(A tuple, not a dataclass: one is made for every figure and reference of its kind, ~100 per answer.)"""
+
     score: float
     """Alias proximity (up to 2) plus measures words found in the sentence (up to 0.9)."""
     alias_gap: float | None
@@ -561,7 +563,7 @@ def check(
             if fig.sentence not in named:
                 named[fig.sentence] = facts.named(folded, sentence.start, sentence.end)
             here = named[fig.sentence]
-            sheet_refs = [r for sid in (here or default_subjects) for r in facts.refs.get(sid, ())]
+            sheet_refs = [r for sid in sorted(here or default_subjects) for r in facts.refs.get(sid, ())]
             sheet_ids = {id(r) for r in sheet_refs}  # by identity: comparing frozen dataclasses field by field is slow
             pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
         cands = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
