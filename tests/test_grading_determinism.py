@@ -49,5 +49,4 @@ def _grades(seed: str) -> str:
 def test_grades_do_not_depend_on_the_hash_seed() -> None:
     first = _grades("1")
     assert '"wrong"' in first  # the set holds checked figures, so the reference each one is judged against shows
-    for seed in ("2", "3"):
-        assert _grades(seed) == first, f"PYTHONHASHSEED={seed} grades differently"
+    assert _grades("2") == first  # these two seeds gave two different grades before ties were broken by text
