@@ -16,7 +16,7 @@ from interviewer.content.loader import load_library
 from interviewer.content.schema import DIMENSIONS
 from interviewer.grading.offline import gaming, quantities, text
 from interviewer.grading.offline.grader import KeywordGrader
-from interviewer.grading.types import FLAG_KEYWORD_LIST, FLAG_MISCONCEPTION, GradeRequest
+from interviewer.grading.types import FLAG_KEYWORD_LIST, FLAG_MISCONCEPTION, FLAG_NUMBER_SPAM, GradeRequest
 from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
 from tests.content_checks import (
     SEEDED_CASES,
@@ -89,6 +89,7 @@ def test_outline_is_graded_as_correct(case, question) -> None:
     wrong = [c.claim for c in grade.numbers_checked if c.verdict == "wrong"]
     assert wrong == [], f"outline figures judged wrong: {wrong}"
     assert FLAG_MISCONCEPTION not in grade.flags
+    assert FLAG_NUMBER_SPAM not in grade.flags
 
 
 @pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)

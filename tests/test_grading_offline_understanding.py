@@ -11,7 +11,7 @@ from interviewer.grading.offline.injection import detect_injection
 from interviewer.grading.offline.lexicon import CompiledLexicon, lexicon
 from interviewer.grading.offline.quantities import FactIndex, check, extract
 from interviewer.grading.offline.text import analyse, fold
-from interviewer.grading.types import FLAG_MISCONCEPTION, FLAG_TEMPLATE, Grade, GradeRequest
+from interviewer.grading.types import FLAG_MISCONCEPTION, FLAG_NUMBER_SPAM, FLAG_TEMPLATE, Grade, GradeRequest
 
 
 def grade(case: Case, rubric: Rubric, qid: str, text: str) -> Grade:
@@ -115,6 +115,17 @@ def test_a_misconception_counts_whatever_its_modality(mini_case: Case, rubric: R
     assert FLAG_MISCONCEPTION in g.flags
     assert g.dimensions["mechanism"].score <= 1
     assert all(text not in e for e in g.dimensions["mechanism"].evidence), "a condemned sentence is never evidence"
+
+
+def test_a_number_dump_is_flagged_and_capped(mini_case: Case, rubric: Rubric) -> None:
+    text = (
+        "KV: 320 KiB per token, 1.34 GB per 4K, 80 GB HBM3, 3.35 TB/s, 989 TFLOP/s, 900 GB/s NVLink, "
+        "50 GB/s NDR, 140 GB BF16, 16 bytes per param, 8 KV heads, 64 heads, 80 layers, 128 head dim."
+    )
+    g = grade(mini_case, rubric, "kv-size", text)
+    assert FLAG_NUMBER_SPAM in g.flags
+    assert all(d.score <= 1 for d in g.dimensions.values())
+    assert "lists figures without using them" in g.feedback
 
 
 def test_a_counterfactual_premise_is_not_a_misconception(mini_case: Case, rubric: Rubric) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from interviewer.content.schema import Misconception
-from interviewer.grading.offline.gaming import MisconceptionFinder, is_keyword_list
+from interviewer.grading.offline.gaming import MisconceptionFinder, is_keyword_list, is_number_spam
 from interviewer.grading.offline.injection import detect_injection
+from interviewer.grading.offline.quantities import extract
 from interviewer.grading.offline.text import analyse, fold
 
 
@@ -41,6 +42,32 @@ def test_keyword_lists_are_flagged(text: str) -> None:
 )
 def test_explanations_are_not_keyword_lists(text: str) -> None:
     assert not keyword_list(text)
+
+
+def number_spam(text: str) -> bool:
+    sentences = analyse(text, fold(text))
+    return is_number_spam(sentences, sum(1 for f in extract(text, sentences) if not f.factor))
+
+
+@pytest.mark.parametrize(
+    ("text", "spam"),
+    [
+        ("H100: 132 SMs, 989 TFLOP/s BF16, 67 TFLOP/s FP32, 3.35 TB/s, 80 GB, 50 MB L2, 700 W. "
+         "CPU: 64 cores, 2.5 GHz, 300 GB/s, 256 MB L3, 350 W. PCIe Gen5 64 GB/s.", True),
+        ("8 stages, 32 micro-batches, 18%, 22%, 11%. 70B, 80 layers, 10 layers per stage. 64 MiB, 1.3 ms, "
+         "50 GB/s, 900 GB/s. 4096 tokens, 1.1 s step.", True),
+        # terse arithmetic relates its figures with '=' and '->'
+        ("8 x 80 GB = 640 GB -> 90% cap = 576 GB -> minus 140 GB weights = 436 GB KV. 436 GB / 1.34 GB = 325 "
+         "seqs. 325 x 4K = 1.3M tokens. 40 KiB per token per GPU.", False),
+        # plain steps with figures join them with articles and prepositions
+        ("Step 1: build the engine in FP16 (312 TFLOP/s on A100, against 156 for TF32) for 2-4x. Step 2: decode "
+         "on the GPU to save 5 ms. Step 3: CUDA Graphs save 5-10 us per launch, 1-3 ms at batch 1. Step 4: two "
+         "instances per GPU at 250/s with P95 under 20 ms, gated on the 0.5% mAP budget.", False),
+        ("60 ms now, 20 ms target.", False),  # too few figures to be a dump
+    ],
+)
+def test_number_dumps_are_flagged(text: str, spam: bool) -> None:
+    assert number_spam(text) is spam
 
 
 MISCONCEPTIONS = [

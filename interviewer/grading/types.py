@@ -45,6 +45,8 @@ FLAG_DISAGREEMENT = "disagreement"
 figure or a misconception there; both scores are kept (``Grade.offline_scores``)."""
 FLAG_TEMPLATE = "template"
 """A run of sentences built on one template ("X is important. Y is used. Z matters.")."""
+FLAG_NUMBER_SPAM = "number_spam"
+"""Many figures and almost no words that relate them: figures listed, not used to size anything."""
 
 
 class DimensionScore(BaseModel):

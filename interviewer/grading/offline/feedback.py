@@ -105,6 +105,11 @@ def compose(
             "The answer reads as a list of terms. Terms earn credit only inside sentences that say how "
             "they work or why, so every dimension is capped at 1."
         )
+    if "number_spam" in flags:
+        lines.append(
+            "The answer lists figures without using them: a figure earns credit when a sentence uses it to size "
+            "or bound something, so every dimension is capped at 1."
+        )
     if "injection" in flags:
         quoted = ", ".join(f"'{s[:40]}'" for s in injection[:3])
         lines.append(f"Text addressed to the grader was ignored and earned nothing: {quoted}.")

@@ -1,4 +1,4 @@
-"""Answers that try to score without explaining: keyword lists, and stated misconceptions.
+"""Answers that try to score without explaining: keyword lists, number dumps, and stated misconceptions.
 
 A keyword list names the right terms without saying how any of them works.
 Key points already earn credit only inside claim sentences, so a list gets
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from interviewer.content.schema import Misconception
 from interviewer.grading.offline.claims import negation_count
 from interviewer.grading.offline.concepts import ConceptIndex, Hit, compile_concepts
-from interviewer.grading.offline.text import Sentence, tokens_of
+from interviewer.grading.offline.text import FUNCTION_WORDS, Sentence, tokens_of
 
 KEYWORD_LIST_CLAIM_SHARE = 0.4
 """Below this share of words in claim sentences, with enough bare terms, the answer is a keyword list."""
@@ -47,6 +47,27 @@ def is_keyword_list(sentences: Sequence[Sentence], text: str) -> bool:
     claimed = sum(s.words for s in sentences if s.claim)
     terms = sum(_term_count(s, text) for s in sentences if not s.claim)
     return claimed < KEYWORD_LIST_CLAIM_SHARE * total and terms >= KEYWORD_LIST_MIN_TERMS
+
+
+NUMBER_SPAM_MIN_FIGURES = 8
+NUMBER_SPAM_MAX_SHARE = 0.06
+"""Eight or more figures, with fewer than this share of relating words (verbs, 'so', '=', '->') and fewer than
+this share of articles and prepositions: fragments that list figures, not sentences that use them.
+
+On the development sets no answer of another kind, and no model-answer
+outline, with eight or more figures is below both shares (terse follow-up
+arithmetic has its '=' and '->'; an outline in plain steps has its 'of' and
+'on'), while eleven of the fourteen number dumps are."""
+
+
+def is_number_spam(sentences: Sequence[Sentence], figures: int) -> bool:
+    """Figures thrown in without reasoning: many of them, and almost nothing that relates or joins them."""
+    if figures < NUMBER_SPAM_MIN_FIGURES:
+        return False
+    words = max(1, sum(s.words for s in sentences))
+    relations = sum(s.relations for s in sentences)
+    joining = sum(1 for s in sentences for t in s.tokens if t in FUNCTION_WORDS and t != "per")  # 'per' is a unit's
+    return relations < NUMBER_SPAM_MAX_SHARE * words and joining < NUMBER_SPAM_MAX_SHARE * words
 
 
 _FRAMING = re.compile(

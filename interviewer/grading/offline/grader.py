@@ -33,7 +33,7 @@ from interviewer.grading.offline.compiled import (
 )
 from interviewer.grading.offline.concepts import Hit
 from interviewer.grading.offline.feedback import DimensionNotes, compose
-from interviewer.grading.offline.gaming import MisconceptionHit, is_keyword_list
+from interviewer.grading.offline.gaming import MisconceptionHit, is_keyword_list, is_number_spam
 from interviewer.grading.offline.injection import injection_spans
 from interviewer.grading.offline.levels import NumberStats, concept_level, numbers_level
 from interviewer.grading.offline.lexicon import Swap, lexicon
@@ -52,6 +52,7 @@ from interviewer.grading.types import (
     FLAG_INJECTION,
     FLAG_KEYWORD_LIST,
     FLAG_MISCONCEPTION,
+    FLAG_NUMBER_SPAM,
     FLAG_TEMPLATE,
     FLAG_TRUNCATED,
     FLAG_WRONG_NUMBER,
@@ -66,7 +67,7 @@ from interviewer.grading.types import (
 MAX_EVIDENCE = 6
 """Evidence spans kept per dimension: enough to justify the score, short enough to read."""
 KEYWORD_LIST_CAP = 1
-"""Every dimension of a keyword list, or of a run of empty template sentences, is capped here."""
+"""Every dimension of a keyword list, a run of empty template sentences or a number dump is capped here."""
 MISCONCEPTION_CAP = 1
 
 _VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202f\u2060\ufeff]")
@@ -87,6 +88,7 @@ class Analysis:
     estimate: bool
     misconceptions: tuple[MisconceptionHit, ...]
     keyword_list: bool
+    number_spam: bool
     injection: tuple[str, ...]
     swaps: tuple[Swap, ...] = ()
     """Clauses that give one side of a confusable pair the other side's defining property."""
@@ -261,6 +263,7 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
         estimate=estimate,
         misconceptions=misconceptions,
         keyword_list=is_keyword_list(sentences, text),
+        number_spam=is_number_spam(sentences, sum(1 for f in figures if not f.factor)),
         injection=tuple(text[a:b] for a, b in spans),
         swaps=swaps,
         template=is_template_run(len(empty), len(naming)),
@@ -453,6 +456,9 @@ class KeywordGrader:
             scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
         if a.template:
             flags.append(FLAG_TEMPLATE)
+            scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
+        if a.number_spam:
+            flags.append(FLAG_NUMBER_SPAM)
             scores = {d: min(s, KEYWORD_LIST_CAP) for d, s in scores.items()}
         if a.injection:
             flags.append(FLAG_INJECTION)
