@@ -20,7 +20,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from interviewer.content.schema import Contrast, Lexicon
 from interviewer.content.shared import shared_content
@@ -33,19 +33,31 @@ MAX_VARIANTS = 2
 
 
 def _phrase_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
+    source = _phrase_source(phrases)
+    return re.compile(source) if source is not None else None
+
+
+def _phrase_source(phrases: Sequence[str]) -> str | None:
+    """The regex source of ``_phrase_pattern``: any of ``phrases``, longest first, as whole words."""
     # Sorted by text, then (stably) by length: the same alternation in every process, whatever the hash seed.
     bodies = sorted({r"[\s\-_]+".join(re.escape(p) for p in tokens_of(fold(x))) for x in phrases if x.strip()})
     bodies.sort(key=len)
     bodies = [b for b in bodies if b]
     if not bodies:
         return None
-    return re.compile(r"(?<![\w-])(?:" + "|".join(reversed(bodies)) + r")(?![\w-])")
+    return r"(?<![\w-])(?:" + "|".join(reversed(bodies)) + r")(?![\w-])"
 
 
 @dataclass(frozen=True)
 class Side:
     name: str
-    names: re.Pattern[str] | None
+    source: str | None
+    """The regex of ``names``, compiled on first use: a clause is checked against a side only when a defining
+    phrase matched, and the lexicon has some eighty sides."""
+
+    @cached_property
+    def names(self) -> re.Pattern[str] | None:
+        return re.compile(self.source) if self.source is not None else None
 
 
 @dataclass(frozen=True)
@@ -83,16 +95,34 @@ class CompiledLexicon:
                 for word in singles[1:]:
                     self._canon.setdefault(stem(word), head)
         self.contrasts = tuple(_compile_contrast(c) for c in (lexicon.contrasts if lexicon else []))
+        # Which contrasts a question's text names: one pattern over every side's names, not eighty.
+        self._side_owner: dict[str, list[int]] = {}
+        for i, c in enumerate(self.contrasts):
+            for side in c.contrast.sides:
+                for name in (side.name, *side.aliases):
+                    key = " ".join(tokens_of(fold(name)))
+                    if key and i not in self._side_owner.setdefault(key, []):
+                        self._side_owner[key].append(i)
+        # A match hides shorter names that start where it does ('triton' in 'triton inference server').
+        self._owners_at: dict[str, frozenset[int]] = {}
+        for key in self._side_owner:
+            words = key.split()
+            prefixes = (" ".join(words[:n]) for n in range(1, len(words) + 1))
+            self._owners_at[key] = frozenset(i for pre in prefixes for i in self._side_owner.get(pre, ()))
+        self._any_name = _phrase_pattern(list(self._side_owner))
         self._finders: dict[frozenset[int], SwapFinder] = {}
         self._lock = threading.Lock()
 
     def relevant(self, folded: str) -> frozenset[int]:
         """The contrasts either of whose sides ``folded`` (a question's own text) names."""
-        return frozenset(
-            i
-            for i, c in enumerate(self.contrasts)
-            if any(side.names is not None and side.names.search(folded) for side in c.sides)
-        )
+        if self._any_name is None:
+            return frozenset()
+        found: set[int] = set()
+        pos = 0
+        while (m := self._any_name.search(folded, pos)) is not None:
+            found |= self._owners_at.get(" ".join(tokens_of(m.group())), frozenset())
+            pos = m.start() + 1  # names may also start inside this one
+        return frozenset(found)
 
     def finder(self, contrasts: frozenset[int] | None = None) -> SwapFinder:
         """A swap finder over these contrasts (all when None), compiled once and shared."""
@@ -222,7 +252,7 @@ def _said_of(other: Side, owner: Side, folded: str, c_start: int, c_end: int, st
 
 
 def _compile_contrast(contrast: Contrast) -> CompiledContrast:
-    sides = tuple(Side(name=side.name, names=_phrase_pattern([side.name, *side.aliases])) for side in contrast.sides)
+    sides = tuple(Side(name=side.name, source=_phrase_source([side.name, *side.aliases])) for side in contrast.sides)
     return CompiledContrast(contrast, (sides[0], sides[1]))
 
 

@@ -51,6 +51,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import NamedTuple
 
 from interviewer.content.schema import Fact, FactSheet, Quantity
@@ -244,7 +245,9 @@ class Reference:
     """In base units."""
     label: str
     """'3.35 TB/s (H100 HBM3 bandwidth)': shown as the NumberCheck reference and in feedback."""
-    aliases: re.Pattern[str] | None
+    alias_source: str | None
+    """The regex of ``aliases``, compiled on first use: the fact sheet holds over 200 references, and most never
+    meet a sentence that holds one of their first words."""
     measure_stems: frozenset[str]
     text_stems: frozenset[str]
     """Stems of measures, aliases and unit: a 'per X' figure needs X among them."""
@@ -253,14 +256,19 @@ class Reference:
     first_pieces: tuple[str, ...] = ()
     """The first word of each alias: a sentence holding none of them cannot match ``aliases``."""
 
+    @cached_property
+    def aliases(self) -> re.Pattern[str] | None:
+        """One alternation of the reference's aliases, matched on folded text."""
+        return re.compile(self.alias_source) if self.alias_source is not None else None
+
 
 def _first_pieces(aliases: Sequence[str]) -> tuple[str, ...]:
     firsts = {pieces[0] for a in aliases if (pieces := re.findall(r"[^\W_]+|[^\w\s\-]", fold(a.strip())))}
     return tuple(sorted(firsts))
 
 
-def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
-    """One alternation of a reference's aliases (longest first), matched on folded text."""
+def _alias_source(aliases: Sequence[str]) -> str | None:
+    """One alternation of a reference's aliases (longest first, ties by text), as regex source."""
     bodies = []
     for alias in aliases:
         pieces = re.findall(r"[^\W_]+|[^\w\s\-]", fold(alias.strip()))
@@ -268,7 +276,7 @@ def _alias_pattern(aliases: Sequence[str]) -> re.Pattern[str] | None:
             bodies.append(r"[\s\-_]*".join(re.escape(p) for p in pieces))
     if not bodies:
         return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(sorted(set(bodies)), key=len, reverse=True)) + ")")
+    return r"(?<!\w)(?:" + "|".join(sorted(sorted(set(bodies)), key=len, reverse=True)) + ")"
 
 
 def compile_references(
@@ -285,7 +293,7 @@ def compile_references(
                 dimension=dimension,
                 value=q.value * factor,
                 label=f"{q.value:g} {q.unit} ({q.measures})",
-                aliases=_alias_pattern(q.aliases),
+                alias_source=_alias_source(q.aliases),
                 first_pieces=_first_pieces(q.aliases),
                 measure_stems=frozenset(stem(w) for w in words),
                 text_stems=frozenset(stem(t) for t in tokens),
@@ -302,7 +310,7 @@ def working_reference(working: str) -> Reference:
         dimension="x",
         value=0.0,
         label=working,
-        aliases=None,
+        alias_source=None,
         measure_stems=frozenset(),
         text_stems=frozenset(),
     )
