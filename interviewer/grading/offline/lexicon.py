@@ -142,11 +142,8 @@ class CompiledLexicon:
         folded = " ".join(tokens_of(fold(alias)))
         out: list[str] = []
         for m in self._pattern.finditer(folded):
-            group = (
-                self.groups[self._member[m.group().replace("-", " ").replace("_", " ")]]
-                if (m.group().replace("-", " ").replace("_", " ") in self._member)
-                else []
-            )
+            phrase = m.group().replace("-", " ").replace("_", " ")
+            group = self.groups[self._member[phrase]] if phrase in self._member else []
             for other in group:
                 if other != m.group():
                     variant = folded[: m.start()] + other + folded[m.end() :]
