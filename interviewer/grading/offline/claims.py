@@ -34,7 +34,7 @@ NEGATORS = words(
     "nor neither without hardly barely nothing none"
 )
 """Tokens that negate what follows them within a clause (apostrophes split 'don't' into 'don' + 't', and
-'can't' into 'can' + 't', which ``_negations`` counts)."""
+'can't' into 'can' + 't', which ``_negates`` reads as one negation)."""
 _NOT_NEGATING_NEXT = words("only just merely always necessarily")
 """'not only X', 'not just X': X is affirmed."""
 DISMISSIVE = words(
