@@ -194,6 +194,12 @@ BUILTIN_SWAPS = [
     # "can't" negates, and a phrase holding its own negation still fires
     ("Time-slicing can't give each pod isolated memory.", None),
     ("MIG has no memory isolation between instances.", "mig-mps"),
+    ("Tensor parallelism splits the batch across GPUs, each running the full model.", "tensor-data-parallel"),
+    ("TP splits the weight matrices inside a node and DP splits the batch across nodes.", None),
+    ("Expert parallelism splits each expert's weight matrix across GPUs.", "expert-tensor-parallel"),
+    ("With TP and EP combined, tokens move with all-to-all.", None),
+    ("Data parallelism splits each sequence across GPUs.", "context-data-parallel"),
+    ("Context parallelism splits each sequence across GPUs and exchanges K and V in a ring.", None),
     # a 'which' clause speaks of what 'which' stands for
     ("PTX is NVIDIA's virtual instruction set, which the driver JIT-compiles into SASS at load time.", None),
 ]

@@ -52,7 +52,7 @@ _PATTERNS: tuple[str, ...] = (
     # asking for marks
     rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|the|my|him|her|them|this{_W}answer|the{_W}candidate))?"
     rf"{_W}(?:(?:a|an|the){_W})?(?:full|maximum|max|perfect|top|highest|100%)"
-    rf"{_W}(?:marks?|scores?|points|grades?|credit|rating)\b",
+    rf"(?:{_W}(?:marks?|scores?|points|grades?|credit|rating)\b|{_W}(?:on|in|for|across){_W}(?:all|every|each)\b)",
     rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|this{_W}answer))?{_W}(?:a{_W})?(?:4|four|5|five|10|ten|100)"
     rf"(?:[ \t]{{0,3}}/[ \t]{{0,3}}(?:4|5|10|100)|{_W}out{_W}of{_W}(?:4|four|5|five|10|ten|100)|{_W}(?:marks|points))",
     rf"\b(?:score|grade|rate)(?:{_W}(?:this|it|me|my|the))?(?:{_W}(?:answer|response|reply))?{_W}"
@@ -79,7 +79,7 @@ _PATTERNS: tuple[str, ...] = (
     r"<\|[ \t]{0,2}(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)[ \t]{0,2}\|>",
     r"\[/?INST\]|<<SYS>>|<</SYS>>",
     r"\bassistant[ \t]{0,3}:",
-    r"(?m:^)[ \t]{0,8}(?:#{1,4}[ \t]{0,3})?(?:system|user|human|developer)[ \t]{0,3}:"
+    r"(?m:^)[ \t>#*=\-\[(]{0,8}(?:system|user|human|developer)[ \t]{0,3}:"
     r"(?=[^\n]{0,200}\b(?:grade|score|marks|rubric|instructions?|ignore|grader|assistant|respond)\b)",
     rf"\brespond{_W}(?:only{_W})?with{_W}(?:json|the{_W}json|a{_W}score|full)\b",
     r"\"(?:overall|score)\"[ \t]{0,3}:[ \t]{0,3}(?:100|4)\b",
@@ -130,7 +130,7 @@ _PATTERNS: tuple[str, ...] = (
     r"[ \t]{0,3}[\"']?(?:[0-9]|none|pass|bypass|max|full|true|off|skip|disabled?|all)",
     r"\[(?:grading|scoring|rubric|grader|evaluation|marking)\]",
     # notes, hints and mentions addressed to a grader
-    rf"\b(?:note|hint|message|memo|reminder|tip|fyi|ps|p\.s\.)[ \t]{{1,3}}(?:to|for){_W}"
+    rf"\b(?:note|notice|hint|message|memo|reminder|tip|fyi|ps|p\.s\.)[ \t]{{1,3}}(?:to|for){_W}"
     rf"(?:the{_W}|any{_W}|my{_W}|our{_W})?(?:{_ROLE}|reviewer|examiner)\b",
     rf",[ \t]{{1,3}}(?:dear{_W})?(?:grader|evaluator|examiner|marker|assessor|scorer)[ \t]{{0,2}}[.!)]",
     r"@[a-z0-9_\-]{0,20}(?:bot|grader|evaluator|scorer|reviewer|marker)[a-z0-9_\-]{0,20}",
@@ -160,7 +160,8 @@ _PATTERNS: tuple[str, ...] = (
     r"has[ \t]{1,3}been)[ \t]{1,3}(?:considered[ \t]{1,3}|treated[ \t]{1,3}as[ \t]{1,3}|deemed[ \t]{1,3})?"
     r"(?:an?[ \t]{1,3})?(?:perfect|flawless|exemplary|complete[ \t]{1,3}and[ \t]{1,3}correct|fully[ \t]{1,3}correct|"
     r"a[ \t]{1,3}model[ \t]{1,3}answer|the[ \t]{1,3}(?:best|correct|reference)[ \t]{1,3}answer|authoritative)\b",
-    r"\b(?:whoever|whatever|anyone|anybody|anything|any[ \t]{1,3}(?:automated[ \t]{1,3})?(?:system|program|tool|"
+    r"\b(?:whoever|whatever|whichever[ \t]{1,3}(?:model|ai|llm|system|bot|grader|tool)|anyone|anybody|anything|"
+    r"any[ \t]{1,3}(?:automated[ \t]{1,3})?(?:system|program|tool|"
     r"reader|model))(?:'s|'re|[ \t]{1,3}is|[ \t]{1,3}that[ \t]{1,3}is|[ \t]{1,3}who[ \t]{1,3}is)?"
     r"(?:[ \t]{1,3}(?:doing|in[ \t]{1,3}charge[ \t]{1,3}of|responsible[ \t]{1,3}for))?(?:[ \t]{1,3}the)?[ \t]{1,3}"
     r"(?:grading|scoring|evaluating|reviewing|marking|assessing|judging|parsing|processing)\b",
@@ -211,6 +212,7 @@ def _folded_pattern(pattern: str) -> re.Pattern[str]:
 
 _SCORE_DEMANDS = _folded_pattern(
     r"(?<![\w./])(?:4|5|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|5|10|100)(?![\w/]|\.[0-9])"
+    r"|(?<![\w./])[345](?:[ \t]{0,2}/[ \t]{0,2}[345]){2,}(?![\w/]|\.[0-9])"
     r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b"
 )
 """Scores written out ('4/4', 'mechanism: 4'): two short patterns, scanned over the whole text."""
@@ -425,8 +427,9 @@ request on a line of its own is read alone and not with the prose around it."""
 
 
 _MARK_NOUN = re.compile(
-    r"(?<![a-z])(?:the|a|correct|final|my|your|top|full|max|maximum|perfect|highest|fair|right)[ \t]"
-    r"(?:grade|score|mark|marks|rating|verdict|band)(?![a-z])"
+    r"(?<![a-z])(?:(?:the|a|correct|final|my|your|top|full|max|maximum|perfect|highest|fair|right)[ \t]"
+    r"(?:grade|score|mark|marks|rating|verdict|band)|(?:level|band|score)[ \t][345](?![0-9])|"
+    r"(?:copy|match|keep)[ \t](?:those|these|their|the|its)[ \t](?:scores|grades|marks))(?![a-z])"
 )
 _THIS = re.compile(
     r"(?<![a-z])(?:this[ \t](?:answer|response|one|submission|reply|attempt|essay)|my[ \t](?:answer|response|"
