@@ -11,6 +11,13 @@ prefix caching, so it only counts with a verb aimed at it ('ignore the system
 prompt', 'reveal your system prompt').  Role tags are matched when they look
 like chat markup ('</answer>', '<|im_start|>', 'assistant:').  Every pattern
 is linear: literal words joined by bounded whitespace.
+
+Reading order: the patterns and the words that trigger them; the normalized
+copy an answer is scanned in (look-alike letters, spaced and dotted letters,
+split words, leetspeak); the sentence rule; the other languages and score
+settings; ``_scan``, which applies all of them; ``_hidden``, which decodes a
+message the answer says how to read (backwards, ROT13, Morse); and
+``injection_spans``, which puts it together.
 """
 
 from __future__ import annotations
@@ -271,9 +278,7 @@ _CONFUSABLE = str.maketrans(_LOOK_ALIKES, "aeopcyxisjgdhlkmvoaeiptux")
 _LOOK_ALIKE = re.compile(f"[{_LOOK_ALIKES}]")
 """Cyrillic and Greek letters drawn like Latin ones, read as Latin inside a word that mixes the scripts."""
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_MIXED_WORD = re.compile(
-    r"[^\W\d_]*(?:[a-z][^\x00-\x7f\W\d_]|[^\x00-\x7f\W\d_][a-z])[^\W\d_]*"
-)
+_MIXED_WORD = re.compile(r"[^\W\d_]*(?:[a-z][^\x00-\x7f\W\d_]|[^\x00-\x7f\W\d_][a-z])[^\W\d_]*")
 """A word mixing Latin and other letters ('аwаrd' with Cyrillic 'а')."""
 
 
@@ -511,6 +516,32 @@ def _morse(code: str) -> str:
     return " ".join("".join(_MORSE_CODE.get(letter, "?") for letter in word.split()) for word in words)
 
 
+def _scan(text: str) -> list[tuple[int, int]]:
+    """Every span of normalized ``text`` that one of the rules matches (unsorted, may overlap)."""
+    windows: list[tuple[int, int, set[str]]] = []
+    for m in _TRIGGER.finditer(text):
+        a, b = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
+        if windows and a <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], b), windows[-1][2] | {m.group()})
+        else:
+            windows.append((a, b, {m.group()}))
+    found: list[tuple[int, int]] = []
+    for a, b, triggers in windows:
+        # Only the patterns that contain one of this window's trigger words can match in it.
+        for pattern in {p for t in triggers for p in _BY_TRIGGER.get(t, ())} | _ANYWHERE:
+            found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
+    found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
+    if ":" in text or "=" in text:
+        found += [m.span() for m in _SCORE_BLOCK.finditer(text)]
+    if sum(1 for w in _DIMENSION_WORDS if w in text) >= 2:
+        found += [m.span() for m in _RUBRIC_SETTINGS.finditer(text)]
+    if not text.isascii():
+        found += [m.span() for m in _OTHER_LANGUAGES.finditer(text)]
+    found += [m.span() for m in _LATIN_LANGUAGES.finditer(text)]
+    found += _directed_sentences(text)
+    return found
+
+
 def _hidden(text: str) -> list[tuple[int, int]]:
     """Spans whose decoded form addresses the grader: a line meant to be read backwards, ROT13, Morse.
 
@@ -548,32 +579,6 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
     if offsets is None:
         return spans
     return [(offsets[a], offsets[b - 1] + 1) for a, b in spans]
-
-
-def _scan(text: str) -> list[tuple[int, int]]:
-    """Every span of normalized ``text`` that one of the rules matches (unsorted, may overlap)."""
-    windows: list[tuple[int, int, set[str]]] = []
-    for m in _TRIGGER.finditer(text):
-        a, b = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
-        if windows and a <= windows[-1][1]:
-            windows[-1] = (windows[-1][0], max(windows[-1][1], b), windows[-1][2] | {m.group()})
-        else:
-            windows.append((a, b, {m.group()}))
-    found: list[tuple[int, int]] = []
-    for a, b, triggers in windows:
-        # Only the patterns that contain one of this window's trigger words can match in it.
-        for pattern in {p for t in triggers for p in _BY_TRIGGER.get(t, ())} | _ANYWHERE:
-            found += [m.span() for m in pattern.finditer(text, a, b) if m.end() > m.start()]
-    found += [m.span() for m in _SCORE_DEMANDS.finditer(text)]
-    if ":" in text or "=" in text:
-        found += [m.span() for m in _SCORE_BLOCK.finditer(text)]
-    if sum(1 for w in _DIMENSION_WORDS if w in text) >= 2:
-        found += [m.span() for m in _RUBRIC_SETTINGS.finditer(text)]
-    if not text.isascii():
-        found += [m.span() for m in _OTHER_LANGUAGES.finditer(text)]
-    found += [m.span() for m in _LATIN_LANGUAGES.finditer(text)]
-    found += _directed_sentences(text)
-    return found
 
 
 def detect_injection(answer: str) -> list[str]:
