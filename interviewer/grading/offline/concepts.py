@@ -33,9 +33,8 @@ from functools import cached_property
 from rapidfuzz import fuzz, process
 
 from interviewer.grading.offline.claims import negation_count
-from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of, words
+from interviewer.grading.offline.text import Sentence, fold, pieces_of, stem, tokens_of, words
 
-_PIECE = re.compile(r"[^\W_]+|[^\w\s\-]")
 _SEP = r"[\s\-_]*"
 _WORD_INFLECTION = r"(?:s|es|ed|ing|ings)?"
 _NUMBER = re.compile(r"(?<![\w.,])[0-9]+(?:[.,][0-9]+)*")
@@ -122,7 +121,7 @@ def compile_alias(alias: str, *, strict: bool = False) -> AliasMatcher:
     heads' must not fire on '8 KV heads shared by the 64 query heads').
     """
     folded = fold(alias.strip())
-    pieces = _PIECE.findall(folded)
+    pieces = pieces_of(folded)
     acronym = is_acronym(alias)
     raw_tokens = [t for t in re.findall(r"[^\W_]+", alias.strip())]
     anchors = frozenset(t.lower() for t in raw_tokens if _is_anchor(t)) if not acronym else frozenset()

@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 
 from interviewer.content.schema import Contrast, Lexicon
 from interviewer.content.shared import shared_content
-from interviewer.grading.offline.claims import clause_bounds, negated, negation_count
+from interviewer.grading.offline.claims import clause_bounds, negated
 from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
 from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of
 
@@ -192,7 +192,8 @@ class SwapFinder:
             for hit in hits:
                 if (id(compiled), hit.sentence.index) in seen:
                     continue
-                swap = _swap_at(compiled, owner, other, hit.alias, hit.sentence, hit.start, hit.end, folded)
+                negations = self._defining.concepts[key].aliases[0].negations  # one phrase per concept
+                swap = _swap_at(compiled, owner, other, negations, hit.sentence, hit.start, hit.end, folded)
                 if swap is not None:
                     found.append(swap)
                     seen.add((id(compiled), hit.sentence.index))
@@ -204,7 +205,7 @@ def _swap_at(
     compiled: CompiledContrast,
     owner: Side,
     other: Side,
-    phrase: str,
+    own_negations: int,
     sentence: Sentence,
     start: int,
     end: int,
@@ -223,7 +224,7 @@ def _swap_at(
         and not _said_of(other, owner, folded, c_start, c_end, start, end)
     ):
         return None  # both sides in one clause, and the property is not said of the other side's name before it
-    if negated(folded, sentence, start, end, negation_count(tokens_of(fold(phrase)))):
+    if negated(folded, sentence, start, end, own_negations):
         return None  # compared with the phrase's own negations: 'no memory isolation' is not negated by its 'no'
     return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
 

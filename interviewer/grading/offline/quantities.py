@@ -55,7 +55,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from interviewer.content.schema import Fact, FactSheet, Quantity
-from interviewer.grading.offline.text import Sentence, fold, stem, words
+from interviewer.grading.offline.text import Sentence, fold, pieces_of, stem, words
 from interviewer.grading.offline.units import MULTIPLIERS, UNITS, Unit, lookup, singular
 from interviewer.grading.types import NumberCheck, Verdict
 
@@ -263,7 +263,7 @@ class Reference:
 
 
 def _first_pieces(aliases: Sequence[str]) -> tuple[str, ...]:
-    firsts = {pieces[0] for a in aliases if (pieces := re.findall(r"[^\W_]+|[^\w\s\-]", fold(a.strip())))}
+    firsts = {pieces[0] for a in aliases if (pieces := pieces_of(fold(a.strip())))}
     return tuple(sorted(firsts))
 
 
@@ -271,7 +271,7 @@ def _alias_source(aliases: Sequence[str]) -> str | None:
     """One alternation of a reference's aliases (longest first, ties by text), as regex source."""
     bodies = []
     for alias in aliases:
-        pieces = re.findall(r"[^\W_]+|[^\w\s\-]", fold(alias.strip()))
+        pieces = pieces_of(fold(alias.strip()))
         if pieces:
             bodies.append(r"[\s\-_]*".join(re.escape(p) for p in pieces))
     if not bodies:

@@ -370,6 +370,14 @@ def tokens_of(folded: str) -> list[str]:
     return _TOKEN.findall(folded)
 
 
+_PIECE = re.compile(r"[^\W_]+|[^\w\s\-]")
+
+
+def pieces_of(folded: str) -> list[str]:
+    """Words and lone symbols ('kv', 'cache', '%'): what an alias's regex joins with optional separators."""
+    return _PIECE.findall(folded)
+
+
 def analyse(text: str, folded: str) -> list[Sentence]:
     """Split ``text`` into sentences and decide which ones make claims."""
     out: list[Sentence] = []
