@@ -356,6 +356,9 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("ZeRO-3: 1,120 / 64 = 17.5 GB per GPU.", []),
         ("H100: 3 x 65 = 195 KB fits.", []),
         ("2.0/1.8 = 1.11x the cost per inference.", []),
+        ("Per layer that is 34 × 4,096 × 4,096 ≈ 57 MB.", ["≈ 57 MB"]),
+        ("Per layer that is 34 × 4,096 × 4,096 ≈ 570 MB.", []),
+        ("ZeRO-1: 4 + 12/64 ≈ 4.19 B per parameter.", []),
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

@@ -265,6 +265,33 @@ def test_own_per_gpu_is_not_evidence_against_a_figure() -> None:
     assert verdicts("ZeRO-3 needs about 35 GB per GPU.", [ZERO3])[0][1] == "wrong"
 
 
+SHARD = Quantity(measures="KV cache of one request", value=1.34, unit="GB", tolerance=0.1, aliases=["kv cache"])
+PEAK = Quantity(measures="H100 dense BF16 peak", value=989, unit="TFLOP/s", tolerance=0.05, aliases=["bf16"])
+GPU_MEMORY = Quantity(measures="GPU memory", value=80, unit="GB", tolerance=0.05, aliases=["hbm"])
+
+
+def test_a_share_or_total_over_a_count_of_gpus_is_not_a_misstatement() -> None:
+    assert verdicts("At TP=8 each GPU holds 1/8 of the KV cache, 168 MB.", [SHARD])[-1][1] == "unverified"
+    assert verdicts("Over 8 GPUs the KV cache is 168 MB on each.", [SHARD])[-1][1] == "unverified"
+    assert verdicts("The KV cache is 168 MB.", [SHARD])[0][1] == "wrong"  # no count: a misstatement
+    assert verdicts("The KV cache is 168 MB after 8 steps.", [SHARD])[0][1] == "wrong"  # 8 steps share nothing
+
+
+def test_an_achieved_rate_below_the_peak_is_not_a_misstatement() -> None:
+    assert verdicts("FlashAttention sustains about 550 TFLOP/s in bf16.", [PEAK])[0][1] == "unverified"
+    assert verdicts("In bf16 expect ~800 TFLOP/s.", [PEAK])[0][1] == "unverified"  # approximate, within 1.35x
+    assert verdicts("The bf16 peak is 550 TFLOP/s.", [PEAK])[0][1] == "wrong"
+    assert verdicts("FlashAttention sustains about 300 TFLOP/s in bf16.", [PEAK])[0][1] == "wrong"  # over 2x: wrong
+    assert verdicts("In bf16 it sustains 1,500 TFLOP/s.", [PEAK])[0][1] == "wrong"  # above the peak
+
+
+def test_a_repeat_of_an_excused_figure_is_not_accused() -> None:
+    text = "At TP=8 each GPU holds a 168 MB share. The KV cache minus 168 MB leaves room."
+    assert [v for _, v, _ in verdicts(text, [SHARD])] == ["unverified", "unverified"]
+    text = "The total is 168 MB. The KV cache is 168 MB."  # the first was never judged: no excuse
+    assert [v for _, v, _ in verdicts(text, [SHARD])][-1] == "wrong"
+
+
 def test_restating_the_prompt_is_never_wrong() -> None:
     from interviewer.grading.offline.quantities import compile_givens
 

@@ -41,6 +41,8 @@ _SAME = re.compile(
     r"(?:which is|that is|that's|i\.e\.,?|aka)[ \t]*~?[ \t]*$",
     re.IGNORECASE,
 )
+_GLUED_EQ = re.compile(r"[≈∼~]")
+"""A result whose figure carries its own '≈' ('4,096 x 4,096 ≈ 16.8M'): the sign is read with the figure."""
 _CHAIN_BREAK = re.compile(r"[()\[\]]|[x×*·/+=][ \t]*$")
 """Text just before a chain that means the chain starts mid-expression."""
 
@@ -106,7 +108,9 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
                 chain.append(figs[j + 1])
                 j += 1
                 continue
-            if _EQ.match(between) and len(chain) >= 2:
+            if len(chain) >= 2 and (
+                _EQ.match(between) or (not between.strip() and _GLUED_EQ.match(text, figs[j + 1].num_start))
+            ):
                 result = figs[j + 1]
             break
         if result is not None and _EXPONENT.match(text, result.end):

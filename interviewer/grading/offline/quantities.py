@@ -549,6 +549,8 @@ def check(
     neither a term of arithmetic nor a number the prompt gave.  Everything else is ``unverified``.
     """
     out: list[Checked] = []
+    cleared: list[Figure] = []
+    """Figures judged correct or excused so far: their repeats are not accused."""
     cache: _AliasCache = {}
     named: dict[int, frozenset[str]] = {}
     in_sentence: dict[int, list[Figure]] = {}
@@ -580,9 +582,11 @@ def check(
         accepted = [(c.score, -i, r) for i, (c, r) in enumerate(scored) if accepts(r, fig)]
         if accepted:
             out.append(Checked(fig, "correct", max(accepted, key=lambda t: (t[0], t[1]))[2], given=given))
+            cleared.append(fig)
             continue
         if not scored and len(cands) == 1 and accepts(cands[0], fig):
             out.append(Checked(fig, "correct", cands[0], given=given))
+            cleared.append(fig)
             continue
         if given:
             out.append(Checked(fig, "unverified", None, given=True))
@@ -598,13 +602,94 @@ def check(
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(r, fig)
         ]
-        if condemning and not fig.factor:
+        # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
+        # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
+        blamed = [r for _, r in condemning] or cands
+        excused = _restated(fig, cleared) or _excused(fig, blamed, cands, others, sentence, folded)
+        if excused:
+            cleared.append(fig)
+        if condemning and not fig.factor and not excused:
             top = max(c.score for c, _ in condemning)
             tied = [r for c, r in condemning if c.score >= top - 1e-9]
             out.append(Checked(fig, "wrong", min(tied, key=lambda r: _log_distance(r, fig))))
         else:
             out.append(Checked(fig, "unverified", None))
     return out
+
+
+ACHIEVED = words(
+    "achieved achievable achieve attain attained attainable practical practice usable useful sustained sustain "
+    "sustains sustainable effective realistic realistically measured observed actual actually"
+)
+"""Words that make a rate an achieved one rather than the datasheet's peak: '~25 GB/s usable on Gen4'."""
+_ACHIEVED_STEMS = frozenset(stem(w) for w in ACHIEVED)
+ACHIEVED_MAX_RATIO = 2.0
+APPROX_BELOW_RATIO = 1.35
+SHARE_TOLERANCE = 0.12
+_SHARERS = words("gpu gpus node nodes rank ranks nic nics replica replicas shard shards card cards device devices way")
+_PARALLEL_DEGREE = re.compile(r"(?:tp|pp|dp|ep|cp)[ ]?[=:]?[ ]?$")
+
+
+def _restated(fig: Figure, cleared: Sequence[Figure]) -> bool:
+    """The figure repeats one that was judged correct or excused earlier in the answer ('minus 17.6 GB
+    weights' after '17.6 GB per GPU at TP=8')."""
+    return any(f.dimension == fig.dimension and f.readings == fig.readings for f in cleared)
+
+
+def _share_counts(others: Sequence[Figure], folded: str) -> set[float]:
+    """Counts of GPUs, nodes, ranks or shards in the sentence ('8 GPUs', 'TP=8', '4-way')."""
+    out = set()
+    for f in others:
+        if f.has_unit or len(f.raw) != 1 or f.raw[0][0] != f.raw[0][1] or not 2 <= f.raw[0][0] <= 4096:
+            continue
+        n = f.raw[0][0]
+        after = folded[f.num_end : f.num_end + 5]
+        if (
+            (f.nouns and f.nouns[0] in _SHARERS)
+            or after.startswith("-way")
+            or _PARALLEL_DEGREE.search(folded, max(0, f.num_start - 5), f.num_start)
+        ):
+            out.add(n)
+    return out
+
+
+def _excused(
+    fig: Figure,
+    condemning: Sequence[Reference],
+    cands: Sequence[Reference],
+    others: Sequence[Figure],
+    sentence: Sentence,
+    folded: str,
+) -> bool:
+    """Reasons a figure that the references tied to it reject is still not a misstatement worth accusing.
+
+    * It is another known quantity about something else: a reference of another subject accepts it
+      ('fits in 80 GB' beside the ZeRO-3 state is the GPU's memory, not a wrong ZeRO-3 figure).  A
+      reference of the same subject does not excuse it: TF32's 156 TFLOP/s given as FP32 is the
+      classic slip.  Percentages and ratios are too common to count.
+    * It is a share or a total: times or divided by a count of GPUs, ranks or shards in the same sentence
+      it is the reference ('17.6 GB per GPU at TP=8' for 141 GB of weights).
+    * It is an achieved rate below a peak: the sentence says so ('sustains', 'usable', 'in practice'),
+      or it is approximate and within 1.35x below ('~400 GB/s one way' against 450).
+    """
+    blamed = {r.subject for r in condemning}
+    if fig.dimension not in ("%", "x") and any(r.subject not in blamed and accepts(r, fig) for r in cands):
+        return True
+    counts = _share_counts(others, folded)
+    achieved = bool(_ACHIEVED_STEMS & sentence.stems)
+    for r in condemning:
+        v = abs(r.value) or 1e-12
+        for lo, hi in fig.readings:
+            x = abs((lo + hi) / 2)
+            if any(abs(x * n - v) <= SHARE_TOLERANCE * v or abs(x / n - v) <= SHARE_TOLERANCE * v for n in counts):
+                return True
+            if (
+                0 < x < v
+                and r.dimension.endswith("/s")
+                and ((achieved and v / x <= ACHIEVED_MAX_RATIO) or (fig.approx and v / x <= APPROX_BELOW_RATIO))
+            ):
+                return True
+    return False
 
 
 def has_estimate(sentence: Sentence, text: str, figures_in_sentence: int) -> bool:
