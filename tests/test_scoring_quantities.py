@@ -292,6 +292,14 @@ def test_a_repeat_of_an_excused_figure_is_not_accused() -> None:
     assert [v for _, v, _ in verdicts(text, [SHARD])][-1] == "wrong"
 
 
+def test_a_per_token_figure_is_tied_by_its_own_per_token() -> None:
+    kv = Quantity(measures="KV cache per token", value=320, unit="KiB", tolerance=0.1, aliases=["per token"])
+    assert verdicts("For this model the KV is about 40 KB per token.", [kv]) == [
+        ("40 KB", "wrong", "KV cache per token")
+    ]
+    assert verdicts("For this model the KV is about 320 KiB per token.", [kv])[0][1] == "correct"
+
+
 def test_restating_the_prompt_is_never_wrong() -> None:
     from interviewer.grading.offline.quantities import compile_givens
 

@@ -423,14 +423,17 @@ def _closeness(ref: Reference, figure: Figure, sentence: Sentence, folded: str, 
     """How strongly the sentence ties ``figure`` to ``ref``.
 
     An alias inside the figure's own 'per GPU' raises the score (it may
-    confirm) but is not reported as the tying alias (it may not condemn).
+    confirm) but is not reported as the tying alias (it may not condemn):
+    '293 GB per GPU' is not about whatever reference has 'per GPU' as an alias.
+    A 'per token' or 'per parameter' is different: it says what the figure
+    measures, so it may condemn ('KV is about 40 KB per token').
     """
     best, best_tie, gap_best, span = 0.0, 0.0, None, None
     for start, end in _alias_spans(ref, sentence, folded, cache):
         gap = _gap((start, end), figure, folded)
         score = 2.0 / (1.0 + gap / 25.0)
         best = max(best, score)
-        if score > best_tie and not _overlaps((start, end), figure.per_span):
+        if score > best_tie and not (figure.per in NEUTRAL_PER and _overlaps((start, end), figure.per_span)):
             best_tie, gap_best, span = score, gap, (start, end)
     words = len(ref.measure_stems & sentence.stems)
     return Closeness(best + min(0.9, 0.3 * words), gap_best, span)
