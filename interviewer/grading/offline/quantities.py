@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -419,8 +420,25 @@ def _gap(span: tuple[int, int], figure: Figure, folded: str) -> float:
     return 0
 
 
-def _closeness(ref: Reference, figure: Figure, sentence: Sentence, folded: str, cache: _AliasCache) -> Closeness:
-    """How strongly the sentence ties ``figure`` to ``ref``.
+class _Tie(NamedTuple):
+    """What ties one reference to one sentence, whatever the figure: found once per sentence."""
+
+    ref: Reference
+    sheet: bool
+    """From the fact sheet (judged with ``FACT_WRONG_MAX_GAP``), not the question's own quantities."""
+    spans: list[tuple[int, int]]
+    """Where the reference's aliases are in the sentence."""
+    words: float
+    """The bonus for words of its ``measures`` found in the sentence."""
+
+
+def _tie(ref: Reference, sheet: bool, sentence: Sentence, folded: str, cache: _AliasCache) -> _Tie:
+    words = len(ref.measure_stems & sentence.stems)
+    return _Tie(ref, sheet, _alias_spans(ref, sentence, folded, cache), min(0.9, 0.3 * words))
+
+
+def _closeness(tie: _Tie, figure: Figure, folded: str) -> Closeness:
+    """How strongly the sentence ties ``figure`` to the reference.
 
     An alias inside the figure's own 'per GPU' raises the score (it may
     confirm) but is not reported as the tying alias (it may not condemn):
@@ -428,15 +446,17 @@ def _closeness(ref: Reference, figure: Figure, sentence: Sentence, folded: str, 
     A 'per token' or 'per parameter' is different: it says what the figure
     measures, so it may condemn ('KV is about 40 KB per token').
     """
+    if not tie.spans:
+        return Closeness(tie.words, None, None)
     best, best_tie, gap_best, span = 0.0, 0.0, None, None
-    for start, end in _alias_spans(ref, sentence, folded, cache):
+    neutral = figure.per in NEUTRAL_PER
+    for start, end in tie.spans:
         gap = _gap((start, end), figure, folded)
         score = 2.0 / (1.0 + gap / 25.0)
         best = max(best, score)
-        if score > best_tie and not (figure.per in NEUTRAL_PER and _overlaps((start, end), figure.per_span)):
+        if score > best_tie and not (neutral and _overlaps((start, end), figure.per_span)):
             best_tie, gap_best, span = score, gap, (start, end)
-    words = len(ref.measure_stems & sentence.stems)
-    return Closeness(best + min(0.9, 0.3 * words), gap_best, span)
+    return Closeness(best + tie.words, gap_best, span)
 
 
 @dataclass(frozen=True)
@@ -557,9 +577,12 @@ def check(
     cache: _AliasCache = {}
     named: dict[int, frozenset[str]] = {}
     in_sentence: dict[int, list[Figure]] = {}
+    pools: dict[tuple[int, str, str | None], tuple[list[Reference], list[_Tie]]] = {}
+    """Per (sentence, dimension, per): the candidate references and what ties each to the sentence."""
     for f in figures:
         if not f.factor:
             in_sentence.setdefault(f.sentence, []).append(f)
+    repeated = Counter((f.dimension, f.readings) for f in figures)
     for fig in figures:
         dim = figure_dimension(fig, refs)
         if dim is None:
@@ -568,21 +591,25 @@ def check(
         if fig.dimension is None:
             fig = replace(fig, dimension=dim)
         per = None if fig.per is None or fig.per in NEUTRAL_PER else stem(fig.per)
-        pool: Sequence[Reference] = refs
         here: frozenset[str] = frozenset()
-        sheet_refs: list[Reference] = []
-        sheet_ids: set[int] = set()
         if facts is not None:
             if fig.sentence not in named:
                 named[fig.sentence] = facts.named(folded, sentence.start, sentence.end)
             here = named[fig.sentence]
-            sheet_refs = [r for sid in sorted(here or default_subjects) for r in facts.refs.get(sid, ())]
-            sheet_ids = {id(r) for r in sheet_refs}  # by identity: comparing frozen dataclasses field by field is slow
-            pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
-        cands = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
-        scored = [(c, r) for r in cands if (c := _closeness(r, fig, sentence, folded, cache)).score > 0]
+        key = (fig.sentence, dim, per)
+        if key not in pools:
+            pool: Sequence[Reference] = refs
+            sheet_ids: set[int] = set()
+            if facts is not None:
+                sheet_refs = [r for sid in sorted(here or default_subjects) for r in facts.refs.get(sid, ())]
+                sheet_ids = {id(r) for r in sheet_refs}  # by identity: comparing dataclasses field by field is slow
+                pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
+            found = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
+            pools[key] = (found, [_tie(r, id(r) in sheet_ids, sentence, folded, cache) for r in found])
+        cands, ties = pools[key]
+        scored = [(c, t) for t in ties if (c := _closeness(t, fig, folded)).score > 0]
         given = is_given(fig, dim, givens)
-        accepted = [(c.score, -i, r) for i, (c, r) in enumerate(scored) if accepts(r, fig)]
+        accepted = [(c.score, -i, t.ref) for i, (c, t) in enumerate(scored) if accepts(t.ref, fig)]
         if accepted:
             out.append(Checked(fig, "correct", max(accepted, key=lambda t: (t[0], t[1]))[2], given=given))
             cleared.append(fig)
@@ -596,19 +623,21 @@ def check(
             continue
         others = [f for f in in_sentence.get(fig.sentence, []) if f.num_start != fig.num_start]
         condemning = [
-            (c, r)
-            for c, r in scored
+            (c, t.ref)
+            for c, t in scored
             if c.alias_gap is not None
             and c.alias_span is not None
-            and c.alias_gap <= (FACT_WRONG_MAX_GAP if id(r) in sheet_ids else WRONG_MAX_GAP)
-            and (id(r) not in sheet_ids or r.subject in here)
+            and c.alias_gap <= (FACT_WRONG_MAX_GAP if t.sheet else WRONG_MAX_GAP)
+            and (not t.sheet or t.ref.subject in here)
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
-            and _plausible(r, fig)
+            and _plausible(t.ref, fig)
         ]
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
         blamed = [r for _, r in condemning] or cands
-        excused = _restated(fig, cleared) or _excused(fig, blamed, cands, others, sentence, folded)
+        excused = (bool(condemning) or repeated[(fig.dimension, fig.readings)] > 1) and (
+            _restated(fig, cleared) or _excused(fig, blamed, cands, others, sentence, folded)
+        )
         if excused:
             cleared.append(fig)
         if condemning and not fig.factor and not excused:
