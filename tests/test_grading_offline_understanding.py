@@ -433,3 +433,27 @@ def test_a_reordered_defining_phrase_is_judged_in_its_own_clause() -> None:
     wrong = "MIG lets processes share the SMs."
     assert not lex.swaps(analyse(right, fold(right)), right, fold(right))
     assert lex.swaps(analyse(wrong, fold(wrong)), wrong, fold(wrong))
+
+
+def test_a_swap_caps_a_follow_up_that_does_not_grade_mechanism() -> None:
+    from interviewer.content.loader import load_library
+    from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+
+    library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
+    case = library.cases["gpu-foundations"]
+    question = case.question("mig").follow_up_question(2)  # probes tradeoff only
+    answer = (
+        "I would pick {a} for the notebooks. {a} partitions the GPU in hardware, so each user gets isolated memory "
+        "and a crash stays inside one slice. {b} shares the SMs between processes with no memory isolation, which "
+        "is fine for trusted jobs but risky here. Time-slicing is the fallback, at the cost of context switches."
+    )
+    rubric = library.rubrics[case.rubric]
+
+    def tradeoff(text: str) -> tuple[int, list[str]]:
+        g = KeywordGrader().grade(GradeRequest(case=case, rubric=rubric, question=question, answer=text))
+        return g.dimensions["tradeoff"].score, g.flags
+
+    right, flags = tradeoff(answer.format(a="MIG", b="MPS"))
+    assert right >= 3 and FLAG_MISCONCEPTION not in flags
+    swapped, flags = tradeoff(answer.format(a="MPS", b="MIG"))
+    assert swapped <= 1 and FLAG_MISCONCEPTION in flags

@@ -448,6 +448,10 @@ class KeywordGrader:
             for m in a.misconceptions:
                 dim = cq.concerns.get(m.misconception.text, "mechanism")
                 scores[dim] = min(scores[dim], MISCONCEPTION_CAP)
+            if a.swaps and "mechanism" not in request.question.dimensions:
+                # A follow-up that does not grade mechanism: the swapped sides are what its answer rests on.
+                for dim in request.question.dimensions:
+                    scores[dim] = min(scores[dim], MISCONCEPTION_CAP)
             flags.append(FLAG_MISCONCEPTION)
         if credit.wrong:
             flags.append(FLAG_WRONG_NUMBER)
