@@ -202,6 +202,11 @@ BUILTIN_SWAPS = [
     ("Context parallelism splits each sequence across GPUs and exchanges K and V in a ring.", None),
     # a 'which' clause speaks of what 'which' stands for
     ("PTX is NVIDIA's virtual instruction set, which the driver JIT-compiles into SASS at load time.", None),
+    # a clause whose subject is 'it' speaks of the one side the clause before it names
+    ("I'd pick MPS, because it partitions the GPU in hardware.", "mig-mps"),
+    ("I'd pick MIG, because it partitions the GPU in hardware.", None),
+    ("MIG is simple, but it has no memory isolation.", "mig-mps"),
+    ("MIG is stricter than MPS, because it has its own L2.", None),  # two sides before 'it': whose is unclear
 ]
 
 

@@ -95,6 +95,20 @@ def clause_bounds(folded: str, sentence: Sentence, pos: int) -> tuple[int, int]:
     return start, end
 
 
+def previous_clause(folded: str, sentence: Sentence, c_start: int) -> tuple[int, int] | None:
+    """The nearest clause of ``sentence`` before the one starting at ``c_start`` that holds a letter, if any."""
+    end = c_start
+    for b_start, b_end in reversed(_breaks(folded, sentence.start, sentence.end)):
+        if b_end > end:
+            continue
+        if any(ch.isalpha() for ch in folded[b_end:end]):
+            return b_end, end
+        end = b_start
+    if any(ch.isalpha() for ch in folded[sentence.start : end]):
+        return sentence.start, end
+    return None
+
+
 @lru_cache(maxsize=256)
 def _breaks(folded: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
     """The clause breaks of one sentence, found once: a sentence's clauses are asked for many times."""

@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 
 from interviewer.content.schema import Contrast, Lexicon
 from interviewer.content.shared import shared_content
-from interviewer.grading.offline.claims import clause_bounds, negated
+from interviewer.grading.offline.claims import clause_bounds, negated, previous_clause
 from interviewer.grading.offline.concepts import ConceptIndex, compile_concepts
 from interviewer.grading.offline.text import Sentence, fold, stem, tokens_of
 
@@ -193,7 +193,9 @@ class SwapFinder:
                 if (id(compiled), hit.sentence.index) in seen:
                     continue
                 negations = self._defining.concepts[key].aliases[0].negations  # one phrase per concept
-                swap = _swap_at(compiled, owner, other, negations, hit.sentence, hit.start, hit.end, folded)
+                swap = _swap_at(
+                    compiled, owner, other, negations, hit.sentence, hit.start, hit.end, folded, self._any_side
+                )
                 if swap is not None:
                     found.append(swap)
                     seen.add((id(compiled), hit.sentence.index))
@@ -210,10 +212,25 @@ def _swap_at(
     start: int,
     end: int,
     folded: str,
+    any_side: re.Pattern[str] | None = None,
 ) -> Swap | None:
     c_start, c_end = clause_bounds(folded, sentence, start)
-    if other.names is None or not other.names.search(folded, c_start, c_end):
+    if other.names is None:
         return None
+    if not other.names.search(folded, c_start, c_end):
+        # 'MPS, because it partitions the GPU in hardware': a clause whose subject is 'it' speaks of the side the
+        # clause before it names, when that clause names nothing else a contrast knows ('ZeRO-3 moves more than
+        # DDP because it all-gathers': 'it' is ZeRO-3).
+        before = previous_clause(folded, sentence, c_start) if _PRONOUN_SUBJECT.match(folded, c_start, start) else None
+        if before is None:
+            return None
+        p_start, p_end = before
+        named = [m.group() for m in any_side.finditer(folded, p_start, p_end)] if any_side is not None else []
+        if not named or not all(other.names.fullmatch(n) for n in named):
+            return None
+        if negated(folded, sentence, start, end, own_negations):
+            return None
+        return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
     if _RELATIVE.search(folded, max(sentence.start, c_start - 8), c_start) and not other.names.search(
         folded, c_start, start
     ):
@@ -230,6 +247,8 @@ def _swap_at(
 
 
 _RELATIVE = re.compile(r"(?<![a-z])which[ \t]*$")
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:(?:because|since|as|so|and|but|while)[ \t]+)?it(?![\w'])")
+"""A clause that starts with 'it' (or 'because it', 'so it'): its subject is what the clause before named."""
 _COMPARING = re.compile(r"(?<![a-z])(?:than|as|like|unlike|compared|versus|vs|relative|between|both|either)(?![a-z])")
 
 
