@@ -364,6 +364,10 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("Per layer that is 34 × 4,096 × 4,096 ≈ 57 MB.", ["≈ 57 MB"]),
         ("Per layer that is 34 × 4,096 × 4,096 ≈ 570 MB.", []),
         ("ZeRO-1: 4 + 12/64 ≈ 4.19 B per parameter.", []),
+        ("The weights are 70B x 2 bytes is 14 GB.", ["14 GB"]),
+        ("Per request that gives 4,096 x 320 KiB -> 128 MiB.", ["128 MiB"]),
+        ("The weights are 70B x 2 bytes, which is 140 GB.", []),
+        ("A 640 x 640 RGB image is 1.2 MB.", []),  # a word before 'is' may hide a factor (3 channels)
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

@@ -35,7 +35,14 @@ APPROX_TOLERANCE = 0.25
 
 _OP = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>[x×*·/+])[ \t]*$")
 """Between two figures of a chain: up to three naming words, then one operator."""
-_EQ = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>=|≈|~=)[ \t]*~?[ \t]*$")
+_EQ = re.compile(
+    r"^[ \t]*(?:(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?:=|≈|~=)"
+    r"|(?:->|→|=>|(?:is|are|gives|equals|comes[ \t]to|works[ \t]out[ \t]to)(?![A-Za-z])))"
+    r"[ \t]*(?:(?:about|roughly|around|approximately)[ \t]+)?~?[ \t]*$"
+)
+"""Between the last figure of a chain and its result: '=' (naming words may sit before it), or an arrow or a
+verb ('is', 'gives') right after the figure: '70B x 2 bytes is 140 GB'.  Words before a verb may hide a factor
+('640 x 640 RGB image is 1.2 MB' has 3 channels), so they end the chain instead."""
 _SAME = re.compile(
     r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,2}?(?:[A-Za-z][A-Za-z\-]{0,15})?[ \t]*[,(]?[ \t]*"
     r"(?:which is|that is|that's|i\.e\.,?|aka)[ \t]*~?[ \t]*$",
