@@ -285,6 +285,19 @@ def test_an_achieved_rate_below_the_peak_is_not_a_misstatement() -> None:
     assert verdicts("In bf16 it sustains 1,500 TFLOP/s.", [PEAK])[0][1] == "wrong"  # above the peak
 
 
+def test_a_gpus_memory_where_something_fits_is_not_a_misstatement() -> None:
+    assert verdicts("Only ZeRO-3 fits in 80 GB here.", [ZERO3])[0][1] == "unverified"
+    assert verdicts("ZeRO-3 needs 80 GB here.", [ZERO3])[0][1] == "wrong"  # no "fits in": a misstatement
+    assert verdicts("ZeRO-3 needs 35 GB here.", [ZERO3])[0][1] == "wrong"
+
+
+def test_a_total_of_both_directions_is_also_read_each_way() -> None:
+    both = Quantity(measures="NVLink, total of both directions", value=900, unit="GB/s", aliases=["nvlink"])
+    assert verdicts("NVLink gives ~420 GB/s one way.", [both])[0][1] == "unverified"
+    assert verdicts("NVLink gives ~250 GB/s one way.", [both])[0][1] == "wrong"
+    assert verdicts("NVLink gives 420 GB/s.", [both])[0][1] == "wrong"  # not approximate: a misstatement
+
+
 def test_a_repeat_of_an_excused_figure_is_not_accused() -> None:
     text = "At TP=8 each GPU holds a 168 MB share. The KV cache minus 168 MB leaves room."
     assert [v for _, v, _ in verdicts(text, [SHARD])] == ["unverified", "unverified"]

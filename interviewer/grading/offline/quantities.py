@@ -658,6 +658,12 @@ _ACHIEVED_STEMS = frozenset(stem(w) for w in ACHIEVED)
 ACHIEVED_MAX_RATIO = 2.0
 APPROX_BELOW_RATIO = 1.35
 SHARE_TOLERANCE = 0.12
+_BOTH_WAYS = re.compile(r"both directions|bidirectional", re.IGNORECASE)
+_FITS = re.compile(
+    r"(?:fits?|fitting)[ ](?:in|into|on|within)[ ](?:an?[ ]|one[ ]|a[ ]single[ ])?~?$|(?:on|of)[ ]an?[ ]$"
+)
+GPU_CAPACITIES = tuple(x * 1e9 for x in (16, 24, 32, 40, 48, 80, 94, 96, 141, 180, 192))
+"""GPU memory sizes in bytes (V100, L4, A10G, A100, L40S, H100, H100 NVL, H200, B200)."""
 _SHARERS = words("gpu gpus node nodes rank ranks nic nics replica replicas shard shards card cards device devices way")
 _PARALLEL_DEGREE = re.compile(r"(?:tp|pp|dp|ep|cp)[ ]?[=:]?[ ]?$")
 
@@ -701,12 +707,20 @@ def _excused(
       classic slip.  Percentages and ratios are too common to count.
     * It is a share or a total: times or divided by a count of GPUs, ranks or shards in the same sentence
       it is the reference ('17.6 GB per GPU at TP=8' for 141 GB of weights).
+    * It is a GPU's memory where something must fit ('only ZeRO-3 fits in 80 GB').
     * It is an achieved rate below a peak: the sentence says so ('sustains', 'usable', 'in practice'),
-      or it is approximate and within 1.35x below ('~400 GB/s one way' against 450).
+      or it is approximate and within 1.35x below.  A total of both directions is also read each way
+      ('~400 GB/s one way' against NVLink's 900 in all).
     """
     blamed = {r.subject for r in condemning}
     if fig.dimension not in ("%", "x") and any(r.subject not in blamed and accepts(r, fig) for r in cands):
         return True
+    if (
+        fig.dimension == "B"
+        and _FITS.search(folded, max(sentence.start, fig.num_start - 12), fig.num_start)
+        and any(abs((lo + hi) / 2 - c) <= 0.03 * c for lo, hi in fig.readings for c in GPU_CAPACITIES)
+    ):
+        return True  # 'fits in 80 GB': a GPU's memory, whatever the reference beside it measures
     counts = _share_counts(others, folded)
     achieved = bool(_ACHIEVED_STEMS & sentence.stems)
     for r in condemning:
@@ -715,12 +729,18 @@ def _excused(
             x = abs((lo + hi) / 2)
             if any(abs(x * n - v) <= SHARE_TOLERANCE * v or abs(x / n - v) <= SHARE_TOLERANCE * v for n in counts):
                 return True
-            if (
-                0 < x < v
-                and r.dimension.endswith("/s")
-                and ((achieved and v / x <= ACHIEVED_MAX_RATIO) or (fig.approx and v / x <= APPROX_BELOW_RATIO))
-            ):
-                return True
+    for r in condemning:
+        if not r.dimension.endswith("/s"):
+            continue
+        # A total of both directions is also judged each way: '~400 GB/s one way' against NVLink's 900 in all.
+        peaks = (r.value, r.value / 2) if _BOTH_WAYS.search(r.quantity.measures) else (r.value,)
+        for v in peaks:
+            for lo, hi in fig.readings:
+                x = abs((lo + hi) / 2)
+                if 0 < x < v and (
+                    (achieved and v / x <= ACHIEVED_MAX_RATIO) or (fig.approx and v / x <= APPROX_BELOW_RATIO)
+                ):
+                    return True
     return False
 
 
