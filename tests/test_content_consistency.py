@@ -92,6 +92,23 @@ def test_outline_is_graded_as_correct(case, question) -> None:
     assert FLAG_NUMBER_SPAM not in grade.flags
 
 
+FOLLOW_UPS = [(case, q, n) for case, q in QUESTIONS for n, fu in enumerate(q.follow_ups, 1) if fu.outline]
+
+
+@pytest.mark.parametrize(
+    ("case", "question", "number"), FOLLOW_UPS, ids=[f"{c.id}/{q.id}/{n}" for c, q, n in FOLLOW_UPS]
+)
+def test_follow_up_outline_is_graded_as_correct(case, question, number) -> None:
+    follow_up = question.follow_up_question(number)
+    answer = "\n".join(question.follow_ups[number - 1].outline)
+    grade = KeywordGrader().grade(
+        GradeRequest(case=case, rubric=LIB.rubric_for(case), question=follow_up, answer=answer, parent=question)
+    )
+    wrong = [c.claim for c in grade.numbers_checked if c.verdict == "wrong"]
+    assert wrong == [], f"follow-up outline figures judged wrong: {wrong}"
+    assert FLAG_MISCONCEPTION not in grade.flags
+
+
 @pytest.mark.parametrize(("case", "question"), QUESTIONS, ids=IDS)
 def test_outline_figures_hold_without_the_prompt(case, question) -> None:
     """Checked with no prompt givens, so an outline cannot hide a wrong figure by repeating the prompt."""
