@@ -27,10 +27,16 @@ Matching a figure to a reference
     ``wrong`` needs real evidence, because a false accusation costs the
     candidate: an alias of a rejecting reference within 40 characters, no
     other figure in the sentence closer to that alias, the alias not being
-    the figure's own 'per GPU', the figure within 10x of the reference (further
+    the figure's own 'per GPU', the figure within 12x of the reference (further
     off, it measures something else), and the figure neither a term of
     arithmetic nor a number the prompt itself gave.  Among several such
     references the one nearest in value is named.
+
+    Even then a figure is excused (``_excused``) when it is plainly something
+    else: a share or total over a count of GPUs in its sentence ('17.6 GB per
+    GPU at TP=8'), a GPU's memory where something must fit ('fits in 80 GB'),
+    an achieved rate below a peak ('sustains ~550 TFLOP/s'), another
+    subject's known figure, or the repeat of a figure already cleared.
 
     Everything else is ``unverified``.  A figure written 'per X' ('2 bytes
     per parameter') only meets references whose text mentions X, unless X is
