@@ -212,30 +212,19 @@ def _swap_at(
     start: int,
     end: int,
     folded: str,
-    any_side: re.Pattern[str] | None = None,
+    any_side: re.Pattern[str] | None,
 ) -> Swap | None:
     c_start, c_end = clause_bounds(folded, sentence, start)
     if other.names is None:
         return None
     if not other.names.search(folded, c_start, c_end):
-        # 'MPS, because it partitions the GPU in hardware': a clause whose subject is 'it' speaks of the side the
-        # clause before it names, when that clause names nothing else a contrast knows ('ZeRO-3 moves more than
-        # DDP because it all-gathers': 'it' is ZeRO-3).
-        before = previous_clause(folded, sentence, c_start) if _PRONOUN_SUBJECT.match(folded, c_start, start) else None
-        if before is None:
+        if not _it_is(other, any_side, folded, sentence, c_start, start):
             return None
-        p_start, p_end = before
-        named = [m.group() for m in any_side.finditer(folded, p_start, p_end)] if any_side is not None else []
-        if not named or not all(other.names.fullmatch(n) for n in named):
-            return None
-        if negated(folded, sentence, start, end, own_negations):
-            return None
-        return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
-    if _RELATIVE.search(folded, max(sentence.start, c_start - 8), c_start) and not other.names.search(
+    elif _RELATIVE.search(folded, max(sentence.start, c_start - 8), c_start) and not other.names.search(
         folded, c_start, start
     ):
         return None  # 'PTX, which the driver JIT-compiles into SASS': the property is said of what 'which' stands for
-    if (
+    elif (
         owner.names is not None
         and owner.names.search(folded, c_start, c_end)
         and not _said_of(other, owner, folded, c_start, c_end, start, end)
@@ -244,6 +233,23 @@ def _swap_at(
     if negated(folded, sentence, start, end, own_negations):
         return None  # compared with the phrase's own negations: 'no memory isolation' is not negated by its 'no'
     return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
+
+
+def _it_is(
+    side: Side, any_side: re.Pattern[str] | None, folded: str, sentence: Sentence, c_start: int, start: int
+) -> bool:
+    """Whether the clause at ``c_start`` speaks of ``side`` through 'it': 'MPS, because it partitions the GPU'.
+
+    Its subject must be 'it', and the clause before it must name that side and nothing else a contrast knows
+    ('ZeRO-3 moves more than DDP because it all-gathers': 'it' is ZeRO-3, not DDP).
+    """
+    if side.names is None or any_side is None or not _PRONOUN_SUBJECT.match(folded, c_start, start):
+        return False
+    before = previous_clause(folded, sentence, c_start)
+    if before is None:
+        return False
+    named = [m.group() for m in any_side.finditer(folded, *before)]
+    return bool(named) and all(side.names.fullmatch(n) for n in named)
 
 
 _RELATIVE = re.compile(r"(?<![a-z])which[ \t]*$")
