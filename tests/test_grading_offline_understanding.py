@@ -368,6 +368,8 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("Per request that gives 4,096 x 320 KiB -> 128 MiB.", ["128 MiB"]),
         ("The weights are 70B x 2 bytes, which is 140 GB.", []),
         ("A 640 x 640 RGB image is 1.2 MB.", []),  # a word before 'is' may hide a factor (3 channels)
+        ("The achieved share is 3.5 / 7.9 ≈ 44%.", []),  # a ratio stated as a percentage
+        ("The achieved share is 3.5 / 7.9 ≈ 4.4%.", ["≈ 4.4%"]),
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

@@ -129,6 +129,8 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
             agrees = (expected is not None and _agrees(expected, result)) or (
                 written is not None and _agrees(written, result, written=True)
             )
+            if not agrees and expected is not None and result.dimension == "%":
+                agrees = _agrees(100 * expected, result)  # '3.5 / 7.9 ≈ 44%': a ratio stated as a percentage
             if expected is not None and math.isfinite(expected) and not agrees:
                 shown = text[chain[0].num_start : chain[-1].end]
                 stated = text[result.num_start : result.end]
