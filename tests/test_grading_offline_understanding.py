@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interviewer.content.schema import Case, Contrast, ContrastSide, Fact, FactSheet, Lexicon, Rubric, Subject
-from interviewer.grading.offline.claims import negated, substance
+from interviewer.grading.offline.claims import is_causal_chain, negated, substance
 from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.offline.injection import detect_injection
 from interviewer.grading.offline.lexicon import CompiledLexicon, lexicon
@@ -104,6 +104,27 @@ def test_a_real_explanation_still_scores(mini_case: Case, rubric: Rubric) -> Non
     g = grade(mini_case, rubric, "allreduce", good)
     assert g.dimensions["mechanism"].score >= 3
     assert FLAG_TEMPLATE not in g.flags
+
+
+def test_terms_chained_by_causal_links_are_flagged_and_capped(mini_case: Case, rubric: Rubric) -> None:
+    chained = (
+        "The ring is bandwidth-optimal because reduce-scatter is a ring, which is why all-gather scales. "
+        "The tree lowers latency so the ring becomes the tree, and that gives us NCCL. "
+        "Bandwidth is a function of the ring, therefore the latency term is the bottleneck, so all-reduce is fast."
+    )
+    g = grade(mini_case, rubric, "allreduce", chained)
+    assert FLAG_TEMPLATE in g.flags
+    assert max(scores(g).values()) <= 1
+
+
+def test_two_causes_in_a_long_sentence_are_not_a_chain() -> None:
+    prose = (
+        "In the reduce-scatter each GPU sends one chunk to its neighbour and adds what it receives, so after "
+        "N-1 steps every GPU holds one fully reduced chunk, because every chunk has visited every rank once. "
+        "The latency term grows with N, so NCCL switches to a tree for small messages, which is why small "
+        "all-reduces on a big ring are slower than the bandwidth alone would predict."
+    )
+    assert not is_causal_chain(analyse(prose, fold(prose)))
 
 
 # --------------------------------------------------------------------------- wrong beliefs

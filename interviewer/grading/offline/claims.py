@@ -15,6 +15,12 @@ match and credit:
   "Reduce-scatter is important because all-gather is used" leaves nothing.
 * **Templates.**  A run of such empty or negated sentences is the sentence
   form of a keyword list; the grader flags it and caps every dimension.
+* **Causal chains.**  The other sentence form of a keyword list links terms
+  with 'because', 'so' and 'which is why' in clauses too short to hold a
+  step or a figure ("tiling becomes occupancy, and occupancy hides latency,
+  which is why coalescing is essential").  Each link looks like a cause, so
+  substance cannot see it; the density of links can.  Most sentences built
+  that way are flagged as well.
 
 Clauses are cut at commas, semicolons and conjunctions, so a negation in one
 clause ("if the cache does not fit, requests are preempted") never reaches a
@@ -169,6 +175,48 @@ def substance(sentence: Sentence, named: frozenset[str], background: frozenset[s
 def is_template_run(empty_sentences: int, naming_sentences: int) -> bool:
     """Enough sentences name a point and say nothing about it to call the answer salad."""
     return empty_sentences >= TEMPLATE_MIN_SENTENCES and empty_sentences >= TEMPLATE_SHARE * max(1, naming_sentences)
+
+
+_CHAIN_LINKS = ("because", "so", "therefore", "thus", "hence")
+"""One-word links of a causal chain; the multi-word ones are in ``_CHAIN_PHRASES``."""
+_CHAIN_PHRASES = (
+    ("which", "is", "why"),
+    ("that", "s", "why"),
+    ("that", "is", "why"),
+    ("this", "is", "why"),
+    ("which", "means"),
+    ("in", "turn"),
+    ("that", "gives"),
+    ("which", "gives"),
+    ("which", "makes"),
+    ("that", "makes"),
+)
+CHAIN_MIN_LINKS = 2
+CHAIN_MAX_WORDS_PER_LINK = 10
+"""A chained sentence has at least two links and at most this many words per link on average: real prose
+that gives two causes in one sentence spends more words on each.  On the development sets no answer but
+salad has most of its sentences chained at up to 14 words a link."""
+CHAIN_MIN_SENTENCES = 2
+CHAIN_SHARE = 0.5
+
+
+def _links(tokens: Sequence[str]) -> int:
+    return sum(
+        1
+        for i, tok in enumerate(tokens)
+        if tok in _CHAIN_LINKS or any(tuple(tokens[i : i + len(p)]) == p for p in _CHAIN_PHRASES)
+    )
+
+
+def is_causal_chain(sentences: Sequence[Sentence]) -> bool:
+    """Most sentences chain terms with causal links in clauses too short to say how (salad dressed as reasons)."""
+    long_enough = [s for s in sentences if s.words > 2]
+    chained = 0
+    for s in long_enough:
+        links = _links(s.tokens)
+        if links >= CHAIN_MIN_LINKS and s.words <= CHAIN_MAX_WORDS_PER_LINK * (links + 1):
+            chained += 1
+    return chained >= CHAIN_MIN_SENTENCES and chained >= CHAIN_SHARE * len(long_enough)
 
 
 def background_words(texts: Sequence[str]) -> frozenset[str]:

@@ -98,6 +98,7 @@ def compose(
     if "template" in flags:
         lines.append(
             "Several sentences name the right terms but say nothing about them (what they do, cost or cause), "
+            "or only chain them with 'because', 'so' and 'which is why' in clauses too short to say how, "
             "so every dimension is capped at 1."
         )
     if "keyword_list" in flags:

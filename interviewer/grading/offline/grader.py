@@ -22,7 +22,14 @@ from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
 from interviewer.grading.offline.arithmetic import check_arithmetic
-from interviewer.grading.offline.claims import MIN_SUBSTANCE, is_template_run, negated, negation_count, substance
+from interviewer.grading.offline.claims import (
+    MIN_SUBSTANCE,
+    is_causal_chain,
+    is_template_run,
+    negated,
+    negation_count,
+    substance,
+)
 from interviewer.grading.offline.compiled import (
     CompiledQuestion,
     CompiledRubric,
@@ -93,7 +100,8 @@ class Analysis:
     swaps: tuple[Swap, ...] = ()
     """Clauses that give one side of a confusable pair the other side's defining property."""
     template: bool = False
-    """A run of sentences that name points and say nothing about them (salad in sentence form)."""
+    """A run of sentences that name points and say nothing about them, or that only chain terms with causal
+    links (salad in sentence form)."""
     ignored: frozenset[int] = frozenset()
     """Sentences whose figures earn nothing: injected, or copied from the prompt."""
     wrong: frozenset[int] = frozenset()
@@ -266,7 +274,7 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
         number_spam=is_number_spam(sentences, sum(1 for f in figures if not f.factor)),
         injection=tuple(text[a:b] for a, b in spans),
         swaps=swaps,
-        template=is_template_run(len(empty), len(naming)),
+        template=is_template_run(len(empty), len(naming)) or is_causal_chain(sentences),
         ignored=ignored,
         wrong=frozenset(wrong),
     )
