@@ -221,8 +221,11 @@ _SCORE_DEMANDS = _folded_pattern(
     r"(?<![\w./])(?:4|5|10|100)[ \t]{0,2}/[ \t]{0,2}(?:4|5|10|100)(?![\w/]|\.[0-9])"
     r"|(?<![\w./])[345](?:[ \t]{0,2}/[ \t]{0,2}[345]){2,}(?![\w/]|\.[0-9])"
     r"|\b(?:mechanism|tradeoff|trade-off|numbers|failure[ _]modes)\"?[ \t]{0,3}[:=][ \t]{0,3}[\"']?(?:4|four)\b"
+    r"|\b(?:level|band|score|mark|grade)[ \t]{1,3}(?:4|four)[ \t]{1,3}(?:on|in|for|across)[ \t]{1,3}(?:all|every|each)"
+    r"(?:[ \t]{1,3}(?:four|4|the|of[ \t]the)){0,2}[ \t]{1,3}(?:dimensions?|criteria|criterion|categories|rubric)\b"
 )
-"""Scores written out ('4/4', 'mechanism: 4'): two short patterns, scanned over the whole text."""
+"""Scores written out ('4/4', 'mechanism: 4', 'level 4 on all dimensions'): short patterns, scanned over the
+whole text."""
 
 
 _TRIGGER_WORDS = words(
@@ -388,15 +391,18 @@ def _normalized(text: str) -> tuple[str, list[int] | None]:
 _GRADING = re.compile(
     r"(?<![a-z])(?:grader|graders|grading|graded|grade|grades|re-?grade|evaluator|evaluators|assessor|assessors|"
     r"scorer|scoring|marker|rater|raters|rate[ \t](?:this|it|me|my)|judge|judges|tally|tallies|tallier|rubric|rubrics|"
-    r"criteria|criterion|score|scores|scored|points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
+    r"criteria|criterion|(?<!accuracy[ \t])(?<!f1[ \t])(?<!bleu[ \t])(?<!rouge[ \t])(?<!confidence[ \t])"
+    r"(?<!anomaly[ \t])(?<!similarity[ \t])(?<!benchmark[ \t])(?<!eval[ \t])(?<!map[ \t])(?:score|scores|scored)|"
+    r"points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
     r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|marking|examiner|verdict|"
     r"(?:the|any)[ \t]model[ \t](?:reading|grading|checking))(?![a-z])"
 )
-"""Who grades, or what is given."""
+"""Who grades, or what is given.  A model's accuracy, F1 or BLEU score is a metric, not a mark."""
 _DIRECTIVE = re.compile(
     r"(?:(?<![a-z])(?:should|must|shall|(?:is|are)[ \t]to[ \t]be|hereby|directed|instructed|required|"
     r"appreciated|kindly|please|pls|plz|need[ \t]you|want[ \t]you|make[ \t]sure|ensure|no[ \t]need[ \t]to|"
-    r"do[ \t]not|don'?t|let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
+    r"(?<!they[ \t])(?<!we[ \t])(?<!i[ \t])(?<!it[ \t])(?<!people[ \t])(?:do[ \t]not|don'?t)|"
+    r"let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
     r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
     r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award)|i'?d[ \t]ask|may[ \t]i[ \t]ask|(?:i'?m|i[ \t]am)[ \t]"
     r"asking|i[ \t]ask[ \t](?:you|the)|would[ \t]be[ \t](?:lovely|great|nice|appreciated|fair)|"
@@ -407,13 +413,16 @@ _DIRECTIVE = re.compile(
     r"terminate|overlook|assume|adjust|override|ignore|forget|disregard|skip|evaluate|grade|score|record|stay|"
     r"return|add|match|use|set|ingest|judge|round|consider))(?![a-z])"
 )
-"""Someone told to do something: a modal, a request, or an imperative at the start of a clause."""
+"""Someone told to do something: a modal, a request, or an imperative at the start of a clause.  'They don't
+know' and 'we do not' describe; only a 'don't' with no subject of its own tells."""
 _TARGET = re.compile(
     r"(?<![a-z])(?:this[ \t](?:answer|response|one|line|submission|list|bullet|candidate|reply|note|text)|"
     r"(?:my|the[ \t]candidate'?s?)[ \t](?:answer|response|submission|work)|me|us|"
     r"(?:all|every|each|any)[ \t](?:of[ \t]the[ \t])?(?:dimensions?|criteria|criterion|points?|claims?|"
     r"figures?|errors?|omissions?|keywords?|penalt(?:y|ies)|deductions?|expected[ \t]points|candidates)|"
-    r"full|max|maximum|top|perfect|excellent|expert(?:-level)?|complete|implied|as[ \t]if|upward|satisfied|"
+    r"full(?![ \t\-](?:test|eval|validation|precision|set|dataset|batch|model|node|cluster|run|sequence|context|"
+    r"fp32|fp16|bf16|traffic|load|rate|size|range|day|week|hour))|max|maximum|top|perfect|excellent|expert(?:-level)?|"
+    r"complete|implied|as[ \t]if|upward|satisfied|"
     r"verified|[345][ \t]?/[ \t]?[345]|10[ \t]?/[ \t]?10|pass|intent|presence[ \t]of[ \t]keywords|"
     r"not[ \t]their[ \t]correctness|(?:output|give|assign|put|award|emit|return|score|rate)[ \t](?:a[ \t])?"
     r"(?:4|5|10|100)(?![0-9])|authoritative|pre-?approved|already[ \t](?:approved|reviewed|verified|validated|graded|"
