@@ -323,3 +323,23 @@ def test_restating_the_prompt_is_never_wrong() -> None:
     sentences = analyse(text, folded)
     checked = check(extract(text, sentences), compile_references([WEIGHTS]), sentences, folded, givens)
     assert [(c.verdict, c.given) for c in checked] == [("unverified", True)]
+
+
+def test_a_reference_the_prompt_states_can_confirm_but_not_condemn() -> None:
+    from interviewer.grading.offline.quantities import compile_givens
+
+    target = Quantity(measures="target P95 latency", value=20, unit="ms", tolerance=0.05, aliases=["p95", "target"])
+    prompt = "The service must meet a P95 of 20 ms."
+    givens = compile_givens(prompt, analyse(prompt, fold(prompt)))
+
+    def judged(text: str, with_givens: bool = True) -> list[str]:
+        folded = fold(text)
+        sentences = analyse(text, folded)
+        refs = compile_references([target])
+        stated = givens if with_givens else ()
+        return [c.verdict for c in check(extract(text, sentences), refs, sentences, folded, stated)]
+
+    estimate = "With batches of 4 the P95 is 9 ms."
+    assert judged(estimate) == ["unverified"]
+    assert judged(estimate, with_givens=False) == ["wrong"]  # the same figure against an unstated reference
+    assert judged("The P95 target is 20 ms, so batches of 4 fit.") == ["correct"]

@@ -574,7 +574,8 @@ def check(
     its dimension) accepts it.  ``wrong`` only when an alias of a rejecting
     reference sits within ``WRONG_MAX_GAP`` characters, no other figure in the
     sentence is closer to that alias, the alias is not the figure's own 'per
-    GPU', the figure is within ``WRONG_MAX_RATIO`` of the reference, and it is
+    GPU', the figure is within ``WRONG_MAX_RATIO`` of the reference, the
+    reference's value is not one the prompt states, and the figure is
     neither a term of arithmetic nor a number the prompt gave.  Everything else is ``unverified``.
     """
     out: list[Checked] = []
@@ -637,6 +638,7 @@ def check(
             and (not t.sheet or t.ref.subject in here)
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(t.ref, fig)
+            and not _stated(t.ref, givens)
         ]
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
@@ -672,6 +674,16 @@ GPU_CAPACITIES = tuple(x * 1e9 for x in (16, 24, 32, 40, 48, 80, 94, 96, 141, 18
 """GPU memory sizes in bytes (V100, L4, A10G, A100, L40S, H100, H100 NVL, H200, B200)."""
 _SHARERS = words("gpu gpus node nodes rank ranks nic nics replica replicas shard shards card cards device devices way")
 _PARALLEL_DEGREE = re.compile(r"(?:tp|pp|dp|ep|cp)[ ]?[=:]?[ ]?$")
+
+
+def _stated(ref: Reference, givens: Sequence[Given]) -> bool:
+    """The prompt itself states the reference's value ('a P95 target of 20 ms'): the candidate's other figures of
+    that kind near its words are their own estimates and budgets ('P95 comes to about 14 ms'), not misquotes of it.
+    Such a reference can confirm a figure but never condemn one."""
+    return any(
+        g.dimension == ref.dimension and any(_near(lo, ref.value, GIVEN_TOLERANCE) for lo, _ in g.readings)
+        for g in givens
+    )
 
 
 def _restated(fig: Figure, cleared: Sequence[Figure]) -> bool:
