@@ -343,3 +343,14 @@ def test_a_reference_the_prompt_states_can_confirm_but_not_condemn() -> None:
     assert judged(estimate) == ["unverified"]
     assert judged(estimate, with_givens=False) == ["wrong"]  # the same figure against an unstated reference
     assert judged("The P95 target is 20 ms, so batches of 4 fit.") == ["correct"]
+
+
+def test_a_figure_for_another_link_or_precision_is_not_condemned() -> None:
+    nvlink = Quantity(
+        measures="TP all-reduce time per step over NVLink", value=84, unit="ms", tolerance=0.1, aliases=["per step"]
+    )
+    assert verdicts("Over InfiniBand the same all-reduces take about 850 ms per step.", [nvlink])[0][1] == "unverified"
+    assert verdicts("Over NVLink the same all-reduces take about 850 ms per step.", [nvlink])[0][1] == "wrong"
+    weights = Quantity(measures="70B weights in 16-bit", value=140, unit="GB", tolerance=0.05, aliases=["weights"])
+    assert verdicts("In FP8 the weights come to about 70 GB.", [weights])[0][1] == "unverified"
+    assert verdicts("In BF16 the weights come to about 70 GB.", [weights])[0][1] == "wrong"

@@ -37,6 +37,9 @@ Matching a figure to a reference
     GPU at TP=8'), a GPU's memory where something must fit ('fits in 80 GB'),
     an achieved rate below a peak ('sustains ~550 TFLOP/s'), another
     subject's known figure, or the repeat of a figure already cleared.
+    Nor does a reference condemn a figure whose sentence names another setting
+    than its own: another link ('0.85 s over InfiniBand' against an NVLink
+    time) or another precision ('70 GB in FP8' against 16-bit weights).
 
     Everything else is ``unverified``.  A figure written 'per X' ('2 bytes
     per parameter') only meets references whose text mentions X, unless X is
@@ -262,6 +265,11 @@ class Reference:
     """The fact-sheet subject (GPU, link or model) this figure is about, when known."""
     first_pieces: tuple[str, ...] = ()
     """The first word of each alias: a sentence holding none of them cannot match ``aliases``."""
+
+    @cached_property
+    def settings(self) -> frozenset[int]:
+        """The links and precisions its ``measures`` names ('over NVLink', 'in 16-bit')."""
+        return named_settings(fold(self.quantity.measures))
 
     @cached_property
     def aliases(self) -> re.Pattern[str] | None:
@@ -590,6 +598,13 @@ def check(
         if not f.factor:
             in_sentence.setdefault(f.sentence, []).append(f)
     repeated = Counter((f.dimension, f.readings) for f in figures)
+    said: dict[int, frozenset[int]] = {}
+
+    def sentence_settings(index: int) -> frozenset[int]:
+        if index not in said:
+            said[index] = named_settings(folded, sentences[index].start, sentences[index].end)
+        return said[index]
+
     for fig in figures:
         dim = figure_dimension(fig, refs)
         if dim is None:
@@ -639,6 +654,7 @@ def check(
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(t.ref, fig)
             and not _stated(t.ref, givens)
+            and not _other_setting(t.ref, sentence_settings(fig.sentence))
         ]
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
@@ -674,6 +690,48 @@ GPU_CAPACITIES = tuple(x * 1e9 for x in (16, 24, 32, 40, 48, 80, 94, 96, 141, 18
 """GPU memory sizes in bytes (V100, L4, A10G, A100, L40S, H100, H100 NVL, H200, B200)."""
 _SHARERS = words("gpu gpus node nodes rank ranks nic nics replica replicas shard shards card cards device devices way")
 _PARALLEL_DEGREE = re.compile(r"(?:tp|pp|dp|ep|cp)[ ]?[=:]?[ ]?$")
+
+
+_SETTINGS: tuple[tuple[str, ...], ...] = (
+    # links
+    ("nvlink", "nvswitch"),
+    ("infiniband", "ib", "ndr", "hdr", "xdr", "edr"),
+    ("pcie", "pci-e", "pci express"),
+    ("ethernet", "roce", "tcp"),
+    # precisions (stored bytes, and Tensor Core rates)
+    ("fp32", "float32", "32-bit", "single precision"),
+    ("tf32",),
+    ("bf16", "fp16", "16-bit", "bfloat16", "float16", "half precision"),
+    ("fp8", "int8", "8-bit"),
+    ("int4", "fp4", "nf4", "4-bit"),
+)
+"""Settings a figure depends on, one tuple per setting; the first four are links, the rest precisions."""
+_SETTING_FAMILIES = ((0, 4), (4, 9))
+_SETTING = re.compile(
+    "|".join(
+        rf"(?P<s{i}>(?<![\w-])(?:{'|'.join(re.escape(w) for w in names)})(?![\w-]))"
+        for i, names in enumerate(_SETTINGS)
+    )
+)
+
+
+def named_settings(folded: str, start: int = 0, end: int | None = None) -> frozenset[int]:
+    """The settings (indexes into ``_SETTINGS``) that ``folded[start:end]`` names."""
+    found = _SETTING.finditer(folded, start, len(folded) if end is None else end)
+    return frozenset(int(name[1:]) for m in found for name, v in m.groupdict().items() if v is not None)
+
+
+def _other_setting(ref: Reference, named: frozenset[int]) -> bool:
+    """The sentence names a link or precision of which the reference names another, and not its own."""
+    own = ref.settings
+    if not own or not named:
+        return False
+    for lo, hi in _SETTING_FAMILIES:
+        mine = {i for i in own if lo <= i < hi}
+        said = {i for i in named if lo <= i < hi}
+        if mine and said and not mine & said:
+            return True
+    return False
 
 
 def _stated(ref: Reference, givens: Sequence[Given]) -> bool:
