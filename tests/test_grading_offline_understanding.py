@@ -394,6 +394,8 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("A 640 x 640 RGB image is 1.2 MB.", []),  # a word before 'is' may hide a factor (3 channels)
         ("The achieved share is 3.5 / 7.9 ≈ 44%.", []),  # a ratio stated as a percentage
         ("The achieved share is 3.5 / 7.9 ≈ 4.4%.", ["≈ 4.4%"]),
+        ("Total ≈ 6.98 + 1.05 ≈ 8.03B.", []),  # plain terms, a result in billions: the working is in billions
+        ("Total ≈ 6.98 + 1.05 ≈ 12B.", ["≈ 12B"]),
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

@@ -131,12 +131,34 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
             )
             if not agrees and expected is not None and result.dimension == "%":
                 agrees = _agrees(100 * expected, result)  # '3.5 / 7.9 ≈ 44%': a ratio stated as a percentage
+            if not agrees and written is not None and _in_scale(chain, result, text):
+                agrees = _agrees_as_written(written, result, text)  # '6.98 + 1.05 ≈ 8.03B': all in billions
             if expected is not None and math.isfinite(expected) and not agrees:
                 shown = text[chain[0].num_start : chain[-1].end]
                 stated = text[result.num_start : result.end]
                 out.append(Mismatch(result, f"{shown} = {_fmt(expected)} in base units, not {stated}"))
         i = j + 1 if j > i else i + 1
     return out
+
+
+_MANTISSA = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
+_SCALED = re.compile(r"[0-9][ \t]?[kKMBT](?![A-Za-z])")
+
+
+def _in_scale(chain: Sequence[Figure], result: Figure, text: str) -> bool:
+    """Plain terms and a result with only a count suffix: the working is in that scale ('6.98 + 1.05 ≈ 8.03B')."""
+    if result.dimension is not None or not _SCALED.search(text, result.num_start, result.end):
+        return False
+    return all(f.dimension is None and not _SCALED.search(text, f.num_start, f.end) for f in chain)
+
+
+def _agrees_as_written(expected: float, result: Figure, text: str) -> bool:
+    m = _MANTISSA.search(text, result.num_start, result.end)
+    if m is None:
+        return False
+    tol = APPROX_TOLERANCE if result.approx else TOLERANCE
+    value = float(m.group().replace(",", ""))
+    return abs(value - expected) <= tol * max(abs(expected), 1e-12)
 
 
 def _evaluate(chain: Sequence[Figure], ops: Sequence[str], written: bool = False) -> float | None:
