@@ -494,3 +494,24 @@ def test_a_swap_caps_a_follow_up_that_does_not_grade_mechanism() -> None:
     assert right >= 3 and FLAG_MISCONCEPTION not in flags
     swapped, flags = tradeoff(answer.format(a="MPS", b="MIG"))
     assert swapped <= 1 and FLAG_MISCONCEPTION in flags
+
+
+def test_a_wrong_belief_zeroes_the_follow_up_it_answers(mini_case: Case, rubric: Rubric) -> None:
+    """A follow-up asks one narrow thing: stating a known wrong belief about it is a wrong answer (level 0),
+    while a full question keeps level 1 for what else it got right."""
+    from interviewer.content.loader import load_library
+    from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+
+    library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
+    case = library.cases["gpu-foundations"]
+    question = case.question("mig").follow_up_question(2)
+    swapped = (
+        "I would pick MPS for the notebooks. MPS partitions the GPU in hardware, so each user gets isolated memory "
+        "and a crash stays inside one slice. MIG shares the SMs between processes with no memory isolation, which "
+        "is fine for trusted jobs but risky here. Time-slicing is the fallback, at the cost of context switches."
+    )
+    g = KeywordGrader().grade(
+        GradeRequest(case=case, rubric=library.rubrics[case.rubric], question=question, answer=swapped)
+    )
+    assert FLAG_MISCONCEPTION in g.flags
+    assert g.dimensions["tradeoff"].score == 0

@@ -76,6 +76,8 @@ MAX_EVIDENCE = 6
 KEYWORD_LIST_CAP = 1
 """Every dimension of a keyword list, a run of empty template sentences or a number dump is capped here."""
 MISCONCEPTION_CAP = 1
+"""A stated wrong belief caps mechanism and the dimension it concerns here; in a follow-up, which asks one
+narrow thing, it caps them at 0 (the answer to that question is wrong)."""
 
 _VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202f\u2060\ufeff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -451,15 +453,16 @@ class KeywordGrader:
             )
         )
         if wrong_beliefs:
-            # A stated wrong belief caps mechanism, and the dimension it is about, at 1.
-            scores["mechanism"] = min(scores["mechanism"], MISCONCEPTION_CAP)
+            # A stated wrong belief caps mechanism, and the dimension it is about, at 1; a follow-up's at 0.
+            cap = MISCONCEPTION_CAP if len(request.question.dimensions) == len(DIMENSIONS) else 0  # a follow-up
+            scores["mechanism"] = min(scores["mechanism"], cap)
             for m in a.misconceptions:
                 dim = cq.concerns.get(m.misconception.text, "mechanism")
-                scores[dim] = min(scores[dim], MISCONCEPTION_CAP)
+                scores[dim] = min(scores[dim], cap)
             if a.swaps and "mechanism" not in request.question.dimensions:
                 # A follow-up that does not grade mechanism: the swapped sides are what its answer rests on.
                 for dim in request.question.dimensions:
-                    scores[dim] = min(scores[dim], MISCONCEPTION_CAP)
+                    scores[dim] = min(scores[dim], cap)
             flags.append(FLAG_MISCONCEPTION)
         if credit.wrong:
             flags.append(FLAG_WRONG_NUMBER)
