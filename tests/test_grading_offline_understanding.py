@@ -396,6 +396,8 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("The achieved share is 3.5 / 7.9 ≈ 4.4%.", ["≈ 4.4%"]),
         ("Total ≈ 6.98 + 1.05 ≈ 8.03B.", []),  # plain terms, a result in billions: the working is in billions
         ("Total ≈ 6.98 + 1.05 ≈ 12B.", ["≈ 12B"]),
+        ("With d = 4,096: 12 × 4,096² = 12 × 16.8M ≈ 20M per layer.", ["≈ 20M"]),  # a right-hand side of its own
+        ("With d = 4,096: 12 × 4,096² = 12 × 16.8M ≈ 201M per layer.", []),
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

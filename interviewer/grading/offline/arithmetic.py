@@ -50,8 +50,9 @@ _SAME = re.compile(
 )
 _GLUED_EQ = re.compile(r"[≈∼~]")
 """A result whose figure carries its own '≈' ('4,096 x 4,096 ≈ 16.8M'): the sign is read with the figure."""
-_CHAIN_BREAK = re.compile(r"[()\[\]]|[x×*·/+=][ \t]*$")
-"""Text just before a chain that means the chain starts mid-expression."""
+_CHAIN_BREAK = re.compile(r"[()\[\]]|[x×*·/+][ \t]*$")
+"""Text just before a chain that means the chain starts mid-expression.  An '=' before it does not: what follows
+is a right-hand side of its own ('12 × 4,096² = 12 × 16.8M ≈ 201M')."""
 
 
 _EXPONENT = re.compile(r"[eE][+\-]?[0-9]|[ \t]?(?:[x×*][ \t]?10|\^)")
