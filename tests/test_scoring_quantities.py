@@ -354,3 +354,10 @@ def test_a_figure_for_another_link_or_precision_is_not_condemned() -> None:
     weights = Quantity(measures="70B weights in 16-bit", value=140, unit="GB", tolerance=0.05, aliases=["weights"])
     assert verdicts("In FP8 the weights come to about 70 GB.", [weights])[0][1] == "unverified"
     assert verdicts("In BF16 the weights come to about 70 GB.", [weights])[0][1] == "wrong"
+
+
+def test_a_wide_tolerance_is_a_factor_not_a_band_down_to_zero() -> None:
+    image = Quantity(measures="CUDA + PyTorch image size", value=12, unit="GB", tolerance=0.8, aliases=["image"])
+    assert verdicts("The image is about 8 GB.", [image])[0][1] == "correct"
+    assert verdicts("The image is about 20 GB.", [image])[0][1] == "correct"
+    assert verdicts("The image is about 1.5 GB.", [image])[0][1] == "wrong"

@@ -110,7 +110,8 @@ class Quantity(_Strict):
     unit: UnitName
     """A unit the scorer understands, e.g. 'GB/s', 'Gb/s', 'ms', 'GB', 'GiB', 'tokens/s', 'TFLOP/s', '%', 'x'."""
     tolerance: float = Field(default=0.1, ge=0, le=10)
-    """Relative tolerance: 0.1 accepts values within ±10% of ``value``."""
+    """Relative tolerance: 0.1 accepts values within ±10% of ``value``; above 0.5 it is a factor either way,
+    so 1.0 accepts half to twice ``value``."""
     aliases: list[str] = Field(default_factory=list)
     """Words that tie a number in the answer to this quantity, e.g. ['nvlink']."""
 

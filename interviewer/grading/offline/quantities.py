@@ -367,19 +367,30 @@ class FactIndex:
         return next(iter(found)) if len(found) == 1 else None
 
 
+FACTOR_TOLERANCE = 0.5
+"""Above this, a tolerance is read as a factor on both sides of the value rather than a band around it."""
+
+
 def accepts(ref: Reference, figure: Figure) -> bool:
     """Whether the figure is within the reference's tolerance (see the module docstring for ranges)."""
     tol = ref.quantity.tolerance * (1.5 if figure.approx else 1.0)
     v = ref.value
     slack = tol * abs(v) + 1e-12
+    # A wide tolerance is a factor either way ('5 us, tolerance 1.0' is 2.5 to 10 us), not a band that
+    # reaches down to zero: '1.5 GB' is no 'roughly 5-20 GB' image.
+    floor = abs(v) / (1 + tol) if ref.quantity.tolerance > FACTOR_TOLERANCE else abs(v) - slack
+
+    def near(x: float) -> bool:
+        return abs(x - v) <= slack and abs(x) >= floor - 1e-12
+
     for low, high in figure.readings:
         if low == high:
-            if abs(low - v) <= slack:
+            if near(low):
                 return True
             continue
         if low <= v <= high and high <= 2 * low:
             return True
-        if abs((low + high) / 2 - v) <= slack:
+        if near((low + high) / 2):
             return True
     return False
 
