@@ -361,3 +361,21 @@ def test_a_wide_tolerance_is_a_factor_not_a_band_down_to_zero() -> None:
     assert verdicts("The image is about 8 GB.", [image])[0][1] == "correct"
     assert verdicts("The image is about 20 GB.", [image])[0][1] == "correct"
     assert verdicts("The image is about 1.5 GB.", [image])[0][1] == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("NVLink on H100 is 900 GB/s per direction.", "wrong"),  # 900 is both directions together
+        ("NVLink on H100 is 450 GB/s per direction.", "correct"),
+        ("H100 NVLink is 900 GB/s.", "correct"),
+        ("H100 NVLink gives 900 GB/s in both directions.", "correct"),
+    ],
+)
+def test_a_per_direction_figure_is_judged_against_the_per_direction_fact(text: str, verdict: str) -> None:
+    from interviewer.grading.offline.compiled import facts
+
+    folded = fold(text)
+    sentences = analyse(text, folded)
+    checked = check(extract(text, sentences), [], sentences, folded, (), facts())
+    assert [c.verdict for c in checked] == [verdict]

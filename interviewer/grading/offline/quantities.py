@@ -37,9 +37,11 @@ Matching a figure to a reference
     GPU at TP=8'), a GPU's memory where something must fit ('fits in 80 GB'),
     an achieved rate below a peak ('sustains ~550 TFLOP/s'), another
     subject's known figure, or the repeat of a figure already cleared.
-    Nor does a reference condemn a figure whose sentence names another setting
+    Nor does a reference judge a figure whose sentence names another setting
     than its own: another link ('0.85 s over InfiniBand' against an NVLink
-    time) or another precision ('70 GB in FP8' against 16-bit weights).
+    time) or another precision ('70 GB in FP8' against 16-bit weights); and a
+    total of both directions never confirms a figure said per direction ('900
+    GB/s per direction' is H100 NVLink's total, not what each way carries).
 
     Everything else is ``unverified``.  A figure written 'per X' ('2 bytes
     per parameter') only meets references whose text mentions X, unless X is
@@ -609,12 +611,12 @@ def check(
         if not f.factor:
             in_sentence.setdefault(f.sentence, []).append(f)
     repeated = Counter((f.dimension, f.readings) for f in figures)
-    said: dict[int, frozenset[int]] = {}
+    settings_of: dict[int, frozenset[int]] = {}
 
     def sentence_settings(index: int) -> frozenset[int]:
-        if index not in said:
-            said[index] = named_settings(folded, sentences[index].start, sentences[index].end)
-        return said[index]
+        if index not in settings_of:
+            settings_of[index] = named_settings(folded, sentences[index].start, sentences[index].end)
+        return settings_of[index]
 
     for fig in figures:
         dim = figure_dimension(fig, refs)
@@ -642,12 +644,17 @@ def check(
         cands, ties = pools[key]
         scored = [(c, t) for t in ties if (c := _closeness(t, fig, folded)).score > 0]
         given = is_given(fig, dim, givens)
-        accepted = [(c.score, -i, t.ref) for i, (c, t) in enumerate(scored) if accepts(t.ref, fig)]
+        way = sentence_settings(fig.sentence)
+        accepted = [
+            (c.score, -i, t.ref)
+            for i, (c, t) in enumerate(scored)
+            if accepts(t.ref, fig) and not _other_setting(t.ref, way, _DIRECTIONS)
+        ]
         if accepted:
             out.append(Checked(fig, "correct", max(accepted, key=lambda t: (t[0], t[1]))[2], given=given))
             cleared.append(fig)
             continue
-        if not scored and len(cands) == 1 and accepts(cands[0], fig):
+        if not scored and len(cands) == 1 and accepts(cands[0], fig) and not _other_setting(cands[0], way, _DIRECTIONS):
             out.append(Checked(fig, "correct", cands[0], given=given))
             cleared.append(fig)
             continue
@@ -665,7 +672,7 @@ def check(
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(t.ref, fig)
             and not _stated(t.ref, givens)
-            and not _other_setting(t.ref, sentence_settings(fig.sentence))
+            and not _other_setting(t.ref, way)
         ]
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
@@ -715,9 +722,17 @@ _SETTINGS: tuple[tuple[str, ...], ...] = (
     ("bf16", "fp16", "16-bit", "bfloat16", "float16", "half precision"),
     ("fp8", "int8", "8-bit"),
     ("int4", "fp4", "nf4", "4-bit"),
+    # directions of a link
+    ("each direction", "per direction", "one direction", "each way", "one way", "unidirectional"),
+    ("both directions", "bidirectional", "both ways", "total", "aggregate", "combined"),
 )
-"""Settings a figure depends on, one tuple per setting; the first four are links, the rest precisions."""
+"""Settings a figure depends on, one tuple per setting: four links, five precisions, two directions."""
 _SETTING_FAMILIES = ((0, 4), (4, 9))
+"""Links and precisions: a reference about another one cannot condemn the figure.  It may still confirm it: a
+sentence about mixed precision names BF16 for the weights and means FP32 for the master copy."""
+_DIRECTIONS = ((9, 11),)
+"""A total of both directions cannot confirm a figure said per direction (nor the reverse), but it can still
+condemn one: halved, it is what each direction carries (see ``_excused``)."""
 _SETTING = re.compile(
     "|".join(
         rf"(?P<s{i}>(?<![\w-])(?:{'|'.join(re.escape(w) for w in names)})(?![\w-]))"
@@ -732,12 +747,14 @@ def named_settings(folded: str, start: int = 0, end: int | None = None) -> froze
     return frozenset(int(name[1:]) for m in found for name, v in m.groupdict().items() if v is not None)
 
 
-def _other_setting(ref: Reference, named: frozenset[int]) -> bool:
-    """The sentence names a link or precision of which the reference names another, and not its own."""
+def _other_setting(
+    ref: Reference, named: frozenset[int], families: tuple[tuple[int, int], ...] = _SETTING_FAMILIES
+) -> bool:
+    """The sentence names a setting of ``families`` of which the reference names another, and not its own."""
     own = ref.settings
     if not own or not named:
         return False
-    for lo, hi in _SETTING_FAMILIES:
+    for lo, hi in families:
         mine = {i for i in own if lo <= i < hi}
         said = {i for i in named if lo <= i < hi}
         if mine and said and not mine & said:
