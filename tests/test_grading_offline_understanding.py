@@ -517,3 +517,21 @@ def test_a_wrong_belief_zeroes_the_follow_up_it_answers(mini_case: Case, rubric:
     )
     assert FLAG_MISCONCEPTION in g.flags
     assert g.dimensions["tradeoff"].score == 0
+
+
+def test_naming_a_point_uses_up_only_the_wording_the_sentence_used(tmp_path, rubric: Rubric) -> None:
+    """A point with several wordings must not swallow the words that say something about it."""
+    from interviewer.content.loader import load_case
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "cases" / "mini.yaml").read_text()
+    widened = text.replace(
+        "aliases: [slow link, straggler, hang]",
+        "aliases: [slow link, straggler, hang, whole ring waits, slowest gpu sets the pace]",
+    )
+    assert widened != text
+    (tmp_path / "mini.yaml").write_text(widened)
+    case = load_case(tmp_path / "mini.yaml")
+    answer = "With a straggler the whole ring waits, and the slowest GPU sets the pace for everyone."
+    g = grade(case, rubric, "allreduce", answer)
+    assert g.dimensions["failure_modes"].score >= 3

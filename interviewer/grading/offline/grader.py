@@ -170,8 +170,14 @@ def _kept_hits(
     """
     named: dict[int, set[str]] = {}
     for ci, hs in hits.items():
+        matchers = {a.alias: a for a in cq.index.concepts[ci].aliases}
         for h in hs:
-            named.setdefault(h.sentence.index, set()).update(cq.concept_stems[ci])
+            m = matchers.get(h.alias)
+            # What naming the point uses up is the wording the sentence used, not every wording of the point:
+            # a point with many plain-word aliases would otherwise swallow the words that say something about it.
+            named.setdefault(h.sentence.index, set()).update(
+                m.stems | m.index_keys if m is not None else cq.concept_stems[ci]
+            )
     empty = {
         i
         for i, stems in named.items()
