@@ -118,7 +118,9 @@ def common_problems(q: Question) -> list[str]:
         points = q.key_points.get(dim, [])
         problems += _outside(f"{dim} key points", len(points), 2, None)
         for kp in points:
-            problems += _outside(f"{dim} point {kp.text[:40]!r} aliases", len(kp.aliases), 2, 5)
+            # Jargon and product names first, then two to four plain-word wordings of the point ("driver stays
+            # on the machine"), so that an answer in everyday words can earn it too.
+            problems += _outside(f"{dim} point {kp.text[:40]!r} aliases", len(kp.aliases), 2, 9)
     blank = [a for _, kp in q.all_key_points() for a in kp.aliases] + [a for m in q.misconceptions for a in m.aliases]
     if not all(a.strip() for a in blank):
         problems.append("a key-point or misconception alias is blank")

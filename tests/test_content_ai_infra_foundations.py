@@ -95,7 +95,7 @@ def test_phases_are_timed_per_question(case: Case) -> None:
 
 
 def test_questions_meet_the_bank_bounds(case: Case) -> None:
-    checks.assert_bank_bounds(case, key_points=(2, 4), outline=(4, 8), alias_words=4)
+    checks.assert_bank_bounds(case, key_points=(2, 4), outline=(4, 8), alias_words=6)
 
 
 def test_no_alias_credits_two_dimensions(case: Case) -> None:

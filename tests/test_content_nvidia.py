@@ -118,7 +118,7 @@ def test_question_count(case: Case) -> None:
 
 
 def test_questions_meet_the_case_bounds(case: Case) -> None:
-    checks.assert_bank_bounds(case, key_points=(2, 4), outline=(4, 8), alias_words=4, misconception_aliases=2)
+    checks.assert_bank_bounds(case, key_points=(2, 4), outline=(4, 8), alias_words=6, misconception_aliases=2)
 
 
 @pytest.mark.parametrize(
