@@ -212,3 +212,18 @@ def test_scorer_imports_neither_textual_nor_openai() -> None:
     code = "import sys, interviewer.grading.offline.grader; print(' '.join(sorted(sys.modules)))"
     mods = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     assert not {m for m in mods if m.split(".")[0] in ("textual", "openai")}
+
+
+def test_unitless_figures_cap_numbers_unless_the_points_are_made() -> None:
+    """Bare digits are not sizing; but a question whose figures are driver versions or counts is answered
+    with figures that carry no unit, and making its numbers points is enough."""
+    from interviewer.grading.offline.levels import NumberStats, numbers_level
+
+    def level(share: float) -> int:
+        stats = NumberStats(
+            share=share, figures=3, with_unit=0, correct_refs=0, unverified_with_unit=0, wrong=0, estimate=False
+        )
+        return numbers_level(stats)
+
+    assert level(0.0) == 1
+    assert level(1.0) >= 2

@@ -13,7 +13,8 @@ percentage, so that a level means the same thing offline and online:
   reference, at most 1.8), unit-bearing figures that could not be checked,
   stated in claim sentences (0.15 each, at most 0.6), and a back-of-envelope
   step (0.3), minus 1 per
-  wrong figure.  Figures without units cap the level at 1, a wrong figure
+  wrong figure.  Figures without units cap the level at 1 (unless half the
+  numbers key points are made: versions and counts carry no unit), a wrong figure
   caps it at 1 (the rubric's 'correct' is part of the dimension), level 3
   needs at least one figure checked correct (a pile of unchecked figures is
   not sizing), and level 4 needs two correct figures combined in an estimate.
@@ -24,6 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 THRESHOLDS = (1.4, 2.4, 3.4)
+UNITLESS_SHARE = 0.5
+"""Figures without units cap numbers at 1 unless at least this share of the numbers key points is made: the
+figures of some questions are versions and counts ('driver 525 or newer'), which carry no unit."""
 """Raw points needed for levels 2, 3 and 4 (anything above zero is level 1)."""
 
 
@@ -78,7 +82,7 @@ def numbers_level(s: NumberStats) -> int:
         - 1.0 * s.wrong
     )
     level = _level(raw)
-    if s.with_unit == 0:
+    if s.with_unit == 0 and s.share < UNITLESS_SHARE:
         level = min(level, 1)
     if s.wrong:
         level = min(level, 1)
