@@ -535,3 +535,24 @@ def test_naming_a_point_uses_up_only_the_wording_the_sentence_used(tmp_path, rub
     answer = "With a straggler the whole ring waits, and the slowest GPU sets the pace for everyone."
     g = grade(case, rubric, "allreduce", answer)
     assert g.dimensions["failure_modes"].score >= 3
+
+
+def test_a_long_wording_matches_with_one_word_changed(tmp_path, rubric: Rubric) -> None:
+    """A paraphrase keeps most words of a wording and changes one; only wordings of four or more words are
+    matched that loosely, and only for key points (never a misconception)."""
+    from interviewer.content.loader import load_case
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "cases" / "mini.yaml").read_text()
+    widened = text.replace(
+        "aliases: [slow link, straggler, hang]",
+        "aliases: [slow link, straggler, whole ring waits, slowest gpu sets pace]",
+    )
+    (tmp_path / "mini.yaml").write_text(widened)
+    case = load_case(tmp_path / "mini.yaml")
+
+    def failure(answer: str) -> int:
+        return grade(case, rubric, "allreduce", answer).dimensions["failure_modes"].score
+
+    assert failure("In a ring the slowest GPU dictates the pace for every other rank in the job.") >= 3
+    assert failure("In a ring the whole ring idles for every other rank in the job.") == 0

@@ -106,7 +106,7 @@ def _aliases(kp: KeyPoint) -> list[str]:
 def _compile_question(question: Question) -> CompiledQuestion:
     owners = tuple(question.all_key_points())
     prompts = [question.prompt]
-    index = ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners))
+    index = ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners), loose=True)
     texts = tuple(point_stems(kp.text) for _, kp in owners)
     return CompiledQuestion(
         question=question,

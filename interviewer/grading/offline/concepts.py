@@ -1,6 +1,6 @@
 """Matching key-point and misconception aliases inside sentences.
 
-An alias is matched in three ways, cheapest first:
+An alias is matched in up to four ways, cheapest first:
 
 1. exactly (case-folded), with hyphens, underscores and spaces between its
    words treated alike, so 'KV cache' finds 'kv-cache' and 'KV_cache';
@@ -12,6 +12,11 @@ An alias is matched in three ways, cheapest first:
    still be in the sentence with at most one of them misspelt, and a number
    in the alias must appear exactly: 'calibration set' never matches
    'calibration step', nor '2 MB per token' '2.6 MB per token'.
+4. for key points only (never a misconception or a contrast's defining
+   phrase), a wording of four or more content words also matches with one
+   of them missing, within the same window: a paraphrase keeps most words of
+   a wording and changes one ('the slowest GPU dictates the pace' for
+   'slowest GPU sets the pace').
 
 Acronyms and short aliases ('KV', 'TP', 'P95', 'MIG') are only ever matched
 exactly on word boundaries, and a longer alias that contains one ('KV cache')
@@ -182,11 +187,28 @@ def _order_free(m: AliasMatcher, sentence: Sentence) -> tuple[int, int] | None:
     """The first and last token of the smallest window holding every stem of the alias, if it fits."""
     if len(m.stems) < m.min_order_free or not m.stems <= sentence.stems:
         return None
-    positions = [i for i, t in enumerate(sentence.tokens) if stem(t) in m.stems]
+    return _window(m, sentence, m.stems)
+
+
+LOOSE_MIN_STEMS = 4
+"""A key-point alias of at least this many content words also matches with one of them missing."""
+
+
+def _order_free_loose(m: AliasMatcher, sentence: Sentence) -> tuple[int, int] | None:
+    """The smallest window holding all but one of the alias's stems, if it fits: a paraphrase keeps most
+    words of a wording and changes one ('the slowest GPU dictates the pace' for 'slowest GPU sets the pace')."""
+    present = m.stems & sentence.stems
+    if len(m.stems) < LOOSE_MIN_STEMS or len(present) < len(m.stems) - 1:
+        return None
+    return _window(m, sentence, present)
+
+
+def _window(m: AliasMatcher, sentence: Sentence, stems: frozenset[str]) -> tuple[int, int] | None:
+    """The smallest run of tokens holding every one of ``stems`` (all in the sentence), if within the alias's window."""
+    positions = [i for i, t in enumerate(sentence.tokens) if stem(t) in stems]
     if not positions:
         return None
-    # The smallest window holding every stem: scan positions in order.
-    need = len(m.stems)
+    need = len(stems)
     best: tuple[int, int] | None = None
     counts: dict[str, int] = {}
     left = 0
@@ -258,7 +280,9 @@ def _words_present(m: AliasMatcher, sentence: Sentence) -> bool:
     return True
 
 
-def match_alias(m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, complete: bool = True) -> Hit | None:
+def match_alias(
+    m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, complete: bool = True, loose: bool = False
+) -> Hit | None:
     """Try the three matching steps for one alias in one sentence.
 
     ``complete=False`` says the sentence lacks one of the alias's stems, so
@@ -274,10 +298,14 @@ def match_alias(m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, 
         return None
     if m.numbers and not m.numbers <= set(_NUMBER.findall(folded, sentence.start, sentence.end)):
         return None
-    window = _order_free(m, sentence) if complete else None
+    window = _order_free(m, sentence) if complete else _order_free_loose(m, sentence) if loose else None
     if window is not None:
         start, end = _token_span(sentence, folded, *window)
-        return Hit(m.alias, sentence, start, end, "words")
+        return Hit(m.alias, sentence, start, end, "words" if complete else "loose")
+    if not complete:  # only a typo can match now: the cheap half of ``_words_present`` first
+        short, starts = m.typo_gate
+        if not (short <= sentence.stems and starts <= sentence.prefixes):
+            return None
     if sentence.end - sentence.start < len(m.folded) * 0.8 or not _words_present(m, sentence):
         return None
     piece = folded[sentence.start : sentence.end]
@@ -312,8 +340,9 @@ class ConceptIndex:
     succeed with less, so nothing is lost by skipping the rest.
     """
 
-    def __init__(self, concepts: Sequence[Concept]):
+    def __init__(self, concepts: Sequence[Concept], *, loose: bool = False):
         self.concepts = tuple(concepts)
+        self.loose = loose
         # Each alias gets a number in (concept, alias) order; a stem's posting list repeats the number once per
         # unit of weight, so counting is one C-level Counter pass over the sentence's postings.
         self._pairs: list[tuple[int, int]] = []
@@ -324,9 +353,12 @@ class ConceptIndex:
                 number = len(self._pairs)
                 self._pairs.append((ci, ai))
                 keys = alias.index_keys
-                # A sentence missing one stem can only match through a typo in a long word (``_words_present``).
+                # A sentence missing one stem can match only through a typo in a long word (``_words_present``),
+                # or, in a loose index, a long wording with one word changed (``_order_free_loose``).
                 typo_possible = alias.fuzzy_cutoff is not None and any(len(w) > 4 for w in alias.words)
-                self._need.append((max(1, len(keys) - 1) if typo_possible else len(keys), len(keys)))
+                long_wording = loose and alias.fuzzy_cutoff is not None and len(alias.stems) >= LOOSE_MIN_STEMS
+                one_short = typo_possible or long_wording
+                self._need.append((max(1, len(keys) - 1) if one_short else len(keys), len(keys)))
                 for key in keys:
                     by_stem.setdefault(key, []).append(number)
                 if len(alias.words) > 1:
@@ -363,11 +395,7 @@ class ConceptIndex:
                 if ci in done:
                     continue
                 alias = self.concepts[ci].aliases[ai]
-                if not complete:  # only a typo can match: the cheap half of ``_words_present`` first
-                    short, starts = alias.typo_gate
-                    if not (short <= sentence.stems and starts <= sentence.prefixes):
-                        continue
-                hit = match_alias(alias, sentence, text, folded, complete=complete)
+                hit = match_alias(alias, sentence, text, folded, complete=complete, loose=self.loose)
                 if hit is not None:
                     hits.setdefault(ci, []).append(hit)
                     done.add(ci)
