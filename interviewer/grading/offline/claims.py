@@ -200,12 +200,18 @@ CHAIN_MIN_SENTENCES = 2
 CHAIN_SHARE = 0.5
 
 
+_PHRASES_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(p for p in _CHAIN_PHRASES if p[0] == first) for first in {p[0] for p in _CHAIN_PHRASES}
+}
+
+
 def _links(tokens: Sequence[str]) -> int:
-    return sum(
-        1
-        for i, tok in enumerate(tokens)
-        if tok in _CHAIN_LINKS or any(tuple(tokens[i : i + len(p)]) == p for p in _CHAIN_PHRASES)
-    )
+    return sum(1 for i, tok in enumerate(tokens) if tok in _CHAIN_LINKS or _phrase_at(tokens, i))
+
+
+def _phrase_at(tokens: Sequence[str], i: int) -> bool:
+    phrases = _PHRASES_BY_FIRST.get(tokens[i])
+    return phrases is not None and any(tuple(tokens[i : i + len(p)]) == p for p in phrases)
 
 
 def is_causal_chain(sentences: Sequence[Sentence]) -> bool:

@@ -744,7 +744,7 @@ _SETTING = re.compile(
 def named_settings(folded: str, start: int = 0, end: int | None = None) -> frozenset[int]:
     """The settings (indexes into ``_SETTINGS``) that ``folded[start:end]`` names."""
     found = _SETTING.finditer(folded, start, len(folded) if end is None else end)
-    return frozenset(int(name[1:]) for m in found for name, v in m.groupdict().items() if v is not None)
+    return frozenset(int(m.lastgroup[1:]) for m in found if m.lastgroup is not None)
 
 
 def _other_setting(
