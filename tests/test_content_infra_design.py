@@ -81,7 +81,7 @@ def test_questions_meet_the_bank_bounds(case: Case) -> None:
         key_points=(3, 6),
         outline=(5, 10),
         alias_words=6,
-        misconception_alias_words=6,
+        misconception_alias_words=7,
         quantities=1,
         max_tolerance=0.25,
     )
