@@ -482,9 +482,10 @@ def test_a_swap_caps_a_follow_up_that_does_not_grade_mechanism() -> None:
     case = library.cases["gpu-foundations"]
     question = case.question("mig").follow_up_question(2)  # probes tradeoff only
     answer = (
-        "I would pick {a} for the notebooks. {a} partitions the GPU in hardware, so each user gets isolated memory "
-        "and a crash stays inside one slice. {b} shares the SMs between processes with no memory isolation, which "
-        "is fine for trusted jobs but risky here. Time-slicing is the fallback, at the cost of context switches."
+        "I would pick {a} for the notebooks. {a} partitions the GPU in hardware, so each user gets a fixed slice "
+        "with isolated memory and a crash stays inside one slice. {b} shares the SMs between processes with no "
+        "memory isolation, which is fine for trusted jobs but risky here. Time-slicing is the fallback: users "
+        "take turns, at the cost of context switches."
     )
     rubric = library.rubrics[case.rubric]
 
@@ -556,3 +557,12 @@ def test_a_long_wording_matches_with_one_word_changed(tmp_path, rubric: Rubric) 
 
     assert failure("In a ring the slowest GPU dictates the pace for every other rank in the job.") >= 3
     assert failure("In a ring the whole ring idles for every other rank in the job.") == 0
+
+
+def test_repeating_the_prompts_own_word_does_not_make_a_point(mini_case: Case, rubric: Rubric) -> None:
+    """'ring' is an alias of the reduce-scatter point, and the prompt asks about a ring all-reduce: saying
+    'ring' again is not making the point, while the point's other wordings still earn it."""
+    echo = grade(mini_case, rubric, "allreduce", "The ring moves the data between the eight GPUs in steps.")
+    assert echo.dimensions["mechanism"].score == 0
+    made = grade(mini_case, rubric, "allreduce", "A reduce-scatter runs first and each GPU then sums one chunk.")
+    assert made.dimensions["mechanism"].score >= 1

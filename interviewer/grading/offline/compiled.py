@@ -94,19 +94,30 @@ def point_stems(text: str) -> frozenset[str]:
     return frozenset(lex.canonical(stem(t)) for t in tokens_of(fold(text)) if t not in _TEXT_STOP and len(t) > 1)
 
 
-def _aliases(kp: KeyPoint) -> list[str]:
-    """The key point's aliases plus their lexicon variants (other wordings of the same point)."""
+def _aliases(kp: KeyPoint, prompt_stems: frozenset[str] = frozenset()) -> list[str]:
+    """The key point's aliases plus their lexicon variants (other wordings of the same point).
+
+    A one-word alias that the prompt itself holds ('uncoalesced' for a question about uncoalesced access) is
+    dropped while the point has other aliases: repeating the question's word is not making the point.
+    """
     lex = lexicon()
-    out = list(kp.aliases)
-    for alias in kp.aliases:
+    own = [a for a in kp.aliases if not _echo(a, prompt_stems)] or list(kp.aliases)
+    out = list(own)
+    for alias in own:
         out.extend(v for v in lex.variants(alias) if v not in out)
     return out
+
+
+def _echo(alias: str, prompt_stems: frozenset[str]) -> bool:
+    words = [t for t in tokens_of(fold(alias)) if t not in _TEXT_STOP]
+    return len(words) == 1 and stem(words[0]) in prompt_stems
 
 
 def _compile_question(question: Question) -> CompiledQuestion:
     owners = tuple(question.all_key_points())
     prompts = [question.prompt]
-    index = ConceptIndex(compile_concepts((kp.text, _aliases(kp)) for _, kp in owners), loose=True)
+    prompt_stems = frozenset(stem(t) for t in tokens_of(fold(question.prompt)))
+    index = ConceptIndex(compile_concepts((kp.text, _aliases(kp, prompt_stems)) for _, kp in owners), loose=True)
     texts = tuple(point_stems(kp.text) for _, kp in owners)
     return CompiledQuestion(
         question=question,
