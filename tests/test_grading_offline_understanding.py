@@ -564,5 +564,19 @@ def test_repeating_the_prompts_own_word_does_not_make_a_point(mini_case: Case, r
     'ring' again is not making the point, while the point's other wordings still earn it."""
     echo = grade(mini_case, rubric, "allreduce", "The ring moves the data between the eight GPUs in steps.")
     assert echo.dimensions["mechanism"].score == 0
+    assert "ring" in (mini_case.question("allreduce") or pytest.fail()).prompt
     made = grade(mini_case, rubric, "allreduce", "A reduce-scatter runs first and each GPU then sums one chunk.")
     assert made.dimensions["mechanism"].score >= 1
+
+
+def test_a_wording_made_of_the_prompts_words_does_not_make_a_point(tmp_path, rubric: Rubric) -> None:
+    from interviewer.content.loader import load_case
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "cases" / "mini.yaml").read_text()
+    widened = text.replace("aliases: [reduce-scatter, all-gather, ring]", "aliases: [reduce-scatter, ring all-reduce]")
+    assert widened != text
+    (tmp_path / "mini.yaml").write_text(widened)
+    case = load_case(tmp_path / "mini.yaml")
+    echo = grade(case, rubric, "allreduce", "A ring all-reduce moves the data between the eight GPUs in steps.")
+    assert echo.dimensions["mechanism"].score == 0

@@ -97,8 +97,9 @@ def point_stems(text: str) -> frozenset[str]:
 def _aliases(kp: KeyPoint, prompt_stems: frozenset[str] = frozenset()) -> list[str]:
     """The key point's aliases plus their lexicon variants (other wordings of the same point).
 
-    A one-word alias that the prompt itself holds ('uncoalesced' for a question about uncoalesced access) is
-    dropped while the point has other aliases: repeating the question's word is not making the point.
+    An alias made only of the prompt's own words ('uncoalesced' for a question about uncoalesced access, 'dram
+    bytes' when it asks about DRAM bytes) is dropped while the point has other aliases: repeating the
+    question's words is not making the point.
     """
     lex = lexicon()
     own = [a for a in kp.aliases if not _echo(a, prompt_stems)] or list(kp.aliases)
@@ -110,7 +111,7 @@ def _aliases(kp: KeyPoint, prompt_stems: frozenset[str] = frozenset()) -> list[s
 
 def _echo(alias: str, prompt_stems: frozenset[str]) -> bool:
     words = [t for t in tokens_of(fold(alias)) if t not in _TEXT_STOP]
-    return len(words) == 1 and stem(words[0]) in prompt_stems
+    return bool(words) and all(stem(w) in prompt_stems for w in words)
 
 
 def _compile_question(question: Question) -> CompiledQuestion:
