@@ -227,3 +227,20 @@ def test_unitless_figures_cap_numbers_unless_the_points_are_made() -> None:
 
     assert level(0.0) == 1
     assert level(1.0) >= 2
+
+
+def test_a_lone_wrong_figure_in_a_follow_up_outnumbered_by_correct_ones_caps_numbers_at_3() -> None:
+    """A sizing follow-up runs through intermediate figures; one that no reference accepts, among twice as many
+    checked correct, costs a point of raw score but does not sink the answer to 1.  A question keeps cap 1."""
+    from interviewer.grading.offline.levels import NumberStats, numbers_level
+
+    def level(follow_up: bool, correct: int, wrong: int) -> int:
+        stats = NumberStats(
+            share=1.0, figures=6, with_unit=6, correct_refs=correct, unverified_with_unit=0, wrong=wrong,
+            estimate=True, follow_up=follow_up,
+        )
+        return numbers_level(stats)
+
+    assert level(True, 4, 1) == 3
+    assert level(True, 1, 1) == 1
+    assert level(False, 4, 1) == 1

@@ -359,7 +359,7 @@ def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
     )
 
 
-def _levels(credit: Credit, a: Analysis) -> dict[Dimension, int]:
+def _levels(credit: Credit, a: Analysis, follow_up: bool = False) -> dict[Dimension, int]:
     """Levels before penalties and caps (see ``levels`` for the rules)."""
     cues = {d: len(a.cues[d]) for d in DIMENSIONS}
     specific = {
@@ -380,6 +380,7 @@ def _levels(credit: Credit, a: Analysis) -> dict[Dimension, int]:
             unverified_with_unit=credit.unverified_with_unit,
             wrong=len(credit.wrong),
             estimate=a.estimate,
+            follow_up=follow_up,
         )
     )
     return scores
@@ -448,7 +449,8 @@ class KeywordGrader:
 
     def _score(self, request: GradeRequest, cq: CompiledQuestion, a: Analysis, flags: list[str]) -> Grade:
         credit = _credit(request, cq, a)
-        scores = _levels(credit, a)
+        follow_up = _is_follow_up(request)
+        scores = _levels(credit, a, follow_up)
         wrong_beliefs = list(
             dict.fromkeys((m.misconception.text, m.misconception.correction) for m in a.misconceptions)
         )
@@ -460,7 +462,7 @@ class KeywordGrader:
         )
         if wrong_beliefs:
             # A stated wrong belief caps mechanism, and the dimension it is about, at 1; a follow-up's at 0.
-            cap = MISCONCEPTION_CAP if len(request.question.dimensions) == len(DIMENSIONS) else 0  # a follow-up
+            cap = 0 if follow_up else MISCONCEPTION_CAP
             scores["mechanism"] = min(scores["mechanism"], cap)
             for m in a.misconceptions:
                 dim = cq.concerns.get(m.misconception.text, "mechanism")
@@ -504,6 +506,11 @@ class KeywordGrader:
             flags=_unique(flags),
             feedback=feedback,
         )
+
+
+def _is_follow_up(request: GradeRequest) -> bool:
+    """A follow-up grades only the dimensions it probes; a question grades all four."""
+    return len(request.question.dimensions) < len(DIMENSIONS)
 
 
 def _unique(items: Iterable[str]) -> list[str]:

@@ -18,6 +18,8 @@ percentage, so that a level means the same thing offline and online:
   caps it at 1 (the rubric's 'correct' is part of the dimension), level 3
   needs at least one figure checked correct (a pile of unchecked figures is
   not sizing), and level 4 needs two correct figures combined in an estimate.
+  In a follow-up, wrong figures outnumbered two to one by correct ones cap
+  the level at 3 instead of 1 (``FOLLOW_UP_WRONG_CAP``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 THRESHOLDS = (1.4, 2.4, 3.4)
+FOLLOW_UP_WRONG_CAP = 3
+"""In a follow-up, wrong figures outnumbered two to one by figures checked correct cap numbers here, not at 1.
+A sizing follow-up runs through several intermediate figures, and a lone one that no reference accepts is more
+often another intermediate quantity than the candidate's mistake; each still costs a point of raw score."""
 UNITLESS_SHARE = 0.5
 """Figures without units cap numbers at 1 unless at least this share of the numbers key points is made: the
 figures of some questions are versions and counts ('driver 525 or newer'), which carry no unit."""
@@ -69,6 +75,8 @@ class NumberStats:
     unverified_with_unit: int
     wrong: int
     estimate: bool
+    follow_up: bool = False
+    """A follow-up: one sizing question, worked through several intermediate figures."""
 
 
 def numbers_level(s: NumberStats) -> int:
@@ -85,7 +93,7 @@ def numbers_level(s: NumberStats) -> int:
     if s.with_unit == 0 and s.share < UNITLESS_SHARE:
         level = min(level, 1)
     if s.wrong:
-        level = min(level, 1)
+        level = min(level, FOLLOW_UP_WRONG_CAP if s.follow_up and s.correct_refs >= 2 * s.wrong else 1)
     if level >= 3 and s.correct_refs == 0:
         level = 2
     if level == 4 and not (s.correct_refs >= 2 and s.estimate):
