@@ -644,7 +644,8 @@ def check(
         cands, ties = pools[key]
         scored = [(c, t) for t in ties if (c := _closeness(t, fig, folded)).score > 0]
         given = is_given(fig, dim, givens)
-        way = sentence_settings(fig.sentence)
+        # Only a reference that names a link, precision or direction needs the sentence's: most name none.
+        way = sentence_settings(fig.sentence) if any(t.ref.settings for _, t in scored) else frozenset()
         accepted = [
             (c.score, -i, t.ref)
             for i, (c, t) in enumerate(scored)
