@@ -110,6 +110,7 @@ def _aliases(kp: KeyPoint, prompt_stems: frozenset[str] = frozenset()) -> list[s
 
 
 def _echo(alias: str, prompt_stems: frozenset[str]) -> bool:
+    """Every content word of the alias is a word of the prompt."""
     words = [t for t in tokens_of(fold(alias)) if t not in _TEXT_STOP]
     return bool(words) and all(stem(w) in prompt_stems for w in words)
 

@@ -283,10 +283,11 @@ def _words_present(m: AliasMatcher, sentence: Sentence) -> bool:
 def match_alias(
     m: AliasMatcher, sentence: Sentence, text: str, folded: str, *, complete: bool = True, loose: bool = False
 ) -> Hit | None:
-    """Try the three matching steps for one alias in one sentence.
+    """Try the matching steps for one alias in one sentence.
 
     ``complete=False`` says the sentence lacks one of the alias's stems, so
-    only the typo-tolerant fuzzy step can succeed and the others are skipped.
+    only the typo-tolerant fuzzy step, or with ``loose`` the one-word-changed
+    step, can succeed, and the others are skipped.
     """
     if complete:
         found = m.exact.search(folded, sentence.start, sentence.end)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 THRESHOLDS = (1.4, 2.4, 3.4)
+"""Raw points needed for levels 2, 3 and 4 (anything above zero is level 1)."""
 FOLLOW_UP_WRONG_CAP = 3
 """In a follow-up, wrong figures outnumbered two to one by figures checked correct cap numbers here, not at 1.
 A sizing follow-up runs through several intermediate figures, and a lone one that no reference accepts is more
@@ -34,7 +35,6 @@ often another intermediate quantity than the candidate's mistake; each still cos
 UNITLESS_SHARE = 0.5
 """Figures without units cap numbers at 1 unless at least this share of the numbers key points is made: the
 figures of some questions are versions and counts ('driver 525 or newer'), which carry no unit."""
-"""Raw points needed for levels 2, 3 and 4 (anything above zero is level 1)."""
 
 
 def _level(raw: float) -> int:

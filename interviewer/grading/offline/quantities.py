@@ -270,7 +270,8 @@ class Reference:
 
     @cached_property
     def settings(self) -> frozenset[int]:
-        """The links and precisions its ``measures`` names ('over NVLink', 'in 16-bit')."""
+        """The links, precisions and directions its ``measures`` names ('over NVLink', 'in 16-bit', 'each
+        direction'): see ``_SETTINGS``."""
         return named_settings(fold(self.quantity.measures))
 
     @cached_property
@@ -645,7 +646,7 @@ def check(
         scored = [(c, t) for t in ties if (c := _closeness(t, fig, folded)).score > 0]
         given = is_given(fig, dim, givens)
         # Only a reference that names a link, precision or direction needs the sentence's: most name none.
-        way = sentence_settings(fig.sentence) if any(t.ref.settings for _, t in scored) else frozenset()
+        way = sentence_settings(fig.sentence) if any(t.ref.settings for t in ties) else frozenset()
         accepted = [
             (c.score, -i, t.ref)
             for i, (c, t) in enumerate(scored)
