@@ -580,3 +580,29 @@ def test_a_wording_made_of_the_prompts_words_does_not_make_a_point(tmp_path, rub
     case = load_case(tmp_path / "mini.yaml")
     echo = grade(case, rubric, "allreduce", "A ring all-reduce moves the data between the eight GPUs in steps.")
     assert echo.dimensions["mechanism"].score == 0
+
+
+@pytest.mark.parametrize(
+    ("case_id", "qid", "answer"),
+    [
+        (
+            "systems-map",
+            "continuous-batching-tradeoff",
+            "Continuous batching admits new requests at every decode step, so a finished sequence frees its slot "
+            "at once and the batch stays full.",
+        ),
+    ],
+)
+def test_a_correct_statement_raises_no_misconception(case_id: str, qid: str, answer: str) -> None:
+    """Statements a strong candidate makes, found flagged by hand; each fixed alias stays fixed."""
+    from interviewer.content.loader import load_library
+    from interviewer.paths import builtin_cases_dir, builtin_rubrics_dir
+
+    library = load_library([builtin_cases_dir()], [builtin_rubrics_dir()])
+    case = library.cases[case_id]
+    question = case.question(qid)
+    assert question is not None
+    g = KeywordGrader().grade(
+        GradeRequest(case=case, rubric=library.rubrics[case.rubric], question=question, answer=answer)
+    )
+    assert FLAG_MISCONCEPTION not in g.flags
