@@ -331,6 +331,11 @@ class Concept:
     heading: str
     aliases: tuple[AliasMatcher, ...]
 
+    @cached_property
+    def by_alias(self) -> dict[str, AliasMatcher]:
+        """Each alias's matcher by its text, found once: a hit names the alias it matched."""
+        return {a.alias: a for a in self.aliases}
+
 
 class ConceptIndex:
     """Concepts filed by alias stems, so each sentence only meets the aliases that could match it.

@@ -104,7 +104,7 @@ class MisconceptionFinder:
         for ci, hits in self.index.find(sentences, text, folded).items():
             concept = self.index.concepts[ci]
             for hit in hits:
-                alias = next(a for a in concept.aliases if a.alias == hit.alias)
+                alias = concept.by_alias[hit.alias]
                 sentence_text = folded[hit.sentence.start : hit.sentence.end]
                 if _FRAMING.search(sentence_text):
                     continue

@@ -170,9 +170,8 @@ def _kept_hits(
     """
     named: dict[int, set[str]] = {}
     for ci, hs in hits.items():
-        matchers = {a.alias: a for a in cq.index.concepts[ci].aliases}
         for h in hs:
-            m = matchers.get(h.alias)
+            m = cq.index.concepts[ci].by_alias.get(h.alias)
             # What naming the point uses up is the wording the sentence used, not every wording of the point:
             # a point with many plain-word aliases would otherwise swallow the words that say something about it.
             named.setdefault(h.sentence.index, set()).update(
@@ -187,7 +186,7 @@ def _kept_hits(
     negated_sentences: set[int] = set()
     for ci, hs in hits.items():
         for h in hs:
-            alias = next((a for a in cq.index.concepts[ci].aliases if a.alias == h.alias), None)
+            alias = cq.index.concepts[ci].by_alias.get(h.alias)
             own = alias.negations if alias is not None else 0
             if negated(folded, h.sentence, h.start, h.end, own):
                 negated_sentences.add(h.sentence.index)
