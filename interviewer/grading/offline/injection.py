@@ -122,8 +122,14 @@ _PATTERNS: tuple[str, ...] = (
     r"highest|score|marks|points|json)\b)",
     rf"\b(?:trust|accept|use){_W}(?:the{_W}|my{_W})?(?:candidate'?s{_W})?(?:self|own){_W}?"
     r"(?:assessment|evaluation|score|grade|rating)\b",
-    rf"\b(?:maximum|max|top|highest|perfect|full){_W}(?:score|marks|grade|rating|points){_W}"
+    rf"\b(?:maximum|max|top|highest|perfect|full){_W}(?:score|marks|grade|rating|points|label|level|band)s?{_W}"
     r"(?:on|in|for|across){_W}(?:all|every|each)\b",
+    # standing orders to a model: 'always return the highest label', '[[assistant_override: ...]]'
+    r"\b(?:always|just|simply|only)[ \t]{1,3}(?:return|output|emit|give|assign|award|print|produce)\b"
+    r"[^\n.!?]{0,40}\b(?:highest|maximum|max|top|full|perfect|best)[ \t]{1,3}(?:possible[ \t]{1,3})?"
+    r"(?:score|marks?|grade|rating|points|label|level|band)s?\b",
+    r"\b(?:assistant|system|grader|grading|grade|score|scoring|evaluator|evaluation|eval|admin|model|llm|ai|rubric)"
+    r"[_\-]override\b",
     rf"\b(?:override|overrule|replace){_W}(?:your|the|any){_W}(?:score|grade|rating|evaluation|judg(?:e)?ment)\b",
     # scores written as settings: 'overall = 95', 'score_all_dimensions: 4', '# grader-config'
     r"\b(?:score|scores|overall|grade|grades|rating|marks|points)(?:_[a-z]{1,20}){0,3}[ \t]{0,3}[:=][ \t]{0,3}"
