@@ -370,6 +370,9 @@ def test_a_wide_tolerance_is_a_factor_not_a_band_down_to_zero() -> None:
         ("NVLink on H100 is 450 GB/s per direction.", "correct"),
         ("H100 NVLink is 900 GB/s.", "correct"),
         ("H100 NVLink gives 900 GB/s in both directions.", "correct"),
+        ("NVLink on H100 runs at 900 TB/s.", "wrong"),  # a unit-prefix slip, a thousand times too fast
+        ("H100 HBM bandwidth is 3.35 GB/s.", "wrong"),
+        ("H100 has 80 TB of HBM.", "unverified"),  # only rates: a thousand times a size is too often another size
     ],
 )
 def test_a_per_direction_figure_is_judged_against_the_per_direction_fact(text: str, verdict: str) -> None:

@@ -528,8 +528,18 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int] | None) -> bool:
     return b is not None and a[0] < b[1] and b[0] < a[1]
 
 
+PREFIX_SLIP = 1000.0
+PREFIX_SLIP_TOLERANCE = 2.2
+"""A rate a thousand times off its reference (give or take this factor) is a unit-prefix slip, TB/s written for
+GB/s ('NVLink on H100 at 900 TB/s'), not another quantity: rates of other things are rarely that far apart."""
+_RATES = frozenset({"B/s", "flop/s"})
+
+
 def _plausible(ref: Reference, figure: Figure) -> bool:
-    return _log_distance(ref, figure) <= math.log(WRONG_MAX_RATIO)
+    distance = _log_distance(ref, figure)
+    if distance <= math.log(WRONG_MAX_RATIO):
+        return True
+    return ref.dimension in _RATES and abs(distance - math.log(PREFIX_SLIP)) <= math.log(PREFIX_SLIP_TOLERANCE)
 
 
 """An alias further than this many characters from a figure can confirm it but never condemn it."""
