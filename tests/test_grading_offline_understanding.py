@@ -379,6 +379,8 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("Moving it takes 1.34 GB / 50 GB/s = 2.7 ms.", ["2.7 ms"]),
         ("A 400 Gb/s NIC, which is 400 GB/s.", ["400 GB/s"]),
         ("Weights are 70B x 2 bytes = 140 GB.", []),
+        ("989 TFLOPS / 3.35 TB/s gives a ridge of about 3 FLOPs/byte.", ["3 FLOPs"]),
+        ("989 TFLOPS / 3.35 TB/s gives a ridge of about 295 FLOPs/byte.", []),
         ("Per token 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes.", []),
         ("Each is 2 B + 2 B + 12 B = 16 B per parameter.", []),
         ("A 10 Gb/s NIC (that is 1.25 GB/s).", []),

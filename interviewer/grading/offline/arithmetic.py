@@ -37,11 +37,12 @@ _OP = re.compile(r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?P<op>[x×*·
 """Between two figures of a chain: up to three naming words, then one operator."""
 _EQ = re.compile(
     r"^[ \t]*(?:(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,3}?(?:=|≈|~=)"
-    r"|(?:->|→|=>|(?:is|are|gives|equals|comes[ \t]to|works[ \t]out[ \t]to)(?![A-Za-z])))"
+    r"|(?:->|→|=>|(?:is|are|gives|yields|equals|comes[ \t]to|works[ \t]out[ \t]to)(?![A-Za-z]))"
+    r"|(?:gives|yields)[ \t]+(?:a|an|the)[ \t]+(?:[A-Za-z\-]{1,15}[ \t]+){1,2}of(?![A-Za-z]))"
     r"[ \t]*(?:(?:about|roughly|around|approximately)[ \t]+)?~?[ \t]*$"
 )
 """Between the last figure of a chain and its result: '=' (naming words may sit before it), or an arrow or a
-verb ('is', 'gives') right after the figure: '70B x 2 bytes is 140 GB'.  Words before a verb may hide a factor
+verb ('is', 'gives') right after the figure: '70B x 2 bytes is 140 GB', or 'gives a ridge of' naming the result.  Words before a verb may hide a factor
 ('640 x 640 RGB image is 1.2 MB' has 3 channels), so they end the chain instead."""
 _SAME = re.compile(
     r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,2}?(?:[A-Za-z][A-Za-z\-]{0,15})?[ \t]*[,(]?[ \t]*"
