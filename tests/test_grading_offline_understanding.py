@@ -412,6 +412,16 @@ def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -
     assert [text[m.figure.num_start : m.figure.end] for m in check_arithmetic(figures, text)] == wrong
 
 
+def test_a_chains_result_is_judged_as_what_the_words_before_the_chain_name(mini_case: Case, rubric: Rubric) -> None:
+    # The working is right; the premise (64 query heads, not 8 KV heads) is not, and the result says so.
+    wrong = "KV cache per token = 2 x 80 layers x 64 heads x 128 x 2 bytes = 2.5 MiB, so memory runs out fast."
+    right = "KV cache per token = 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 320 KiB, so memory runs out later."
+    verdicts = {n.claim: n.verdict for n in grade(mini_case, rubric, "kv-size", wrong).numbers_checked}
+    assert verdicts["2.5 MiB"] == "wrong"
+    verdicts = {n.claim: n.verdict for n in grade(mini_case, rubric, "kv-size", right).numbers_checked}
+    assert verdicts["320 KiB"] == "correct"
+
+
 def test_wrong_arithmetic_caps_numbers(mini_case: Case, rubric: Rubric) -> None:
     g = grade(mini_case, rubric, "kv-size", "The FP16 weights are 70B x 2 bytes = 14 GB, so they fit easily.")
     assert g.dimensions["numbers"].score <= 1

@@ -42,8 +42,9 @@ _EQ = re.compile(
     r"[ \t]*(?:(?:about|roughly|around|approximately)[ \t]+)?~?[ \t]*$"
 )
 """Between the last figure of a chain and its result: '=' (naming words may sit before it), or an arrow or a
-verb ('is', 'gives') right after the figure: '70B x 2 bytes is 140 GB', or 'gives a ridge of' naming the result.  Words before a verb may hide a factor
-('640 x 640 RGB image is 1.2 MB' has 3 channels), so they end the chain instead."""
+verb ('is', 'gives') right after the figure: '70B x 2 bytes is 140 GB', or 'gives a ridge of' naming the result.
+Words before a verb may hide a factor ('640 x 640 RGB image is 1.2 MB' has 3 channels), so they end the chain
+instead."""
 _SAME = re.compile(
     r"^[ \t]*(?:[A-Za-z][A-Za-z\-]{0,15}[ \t]+){0,2}?(?:[A-Za-z][A-Za-z\-]{0,15})?[ \t]*[,(]?[ \t]*"
     r"(?:which is|that is|that's|i\.e\.,?|aka)[ \t]*~?[ \t]*$",
@@ -85,21 +86,39 @@ def _fmt(value: float) -> str:
     return f"{value:.3g}"
 
 
-def check_arithmetic(figures: Sequence[Figure], text: str) -> list[Mismatch]:
+@dataclass(frozen=True)
+class Chain:
+    """Figures joined by operators and closed by '=' (or a verb) and a stated result."""
+
+    terms: list[Figure]
+    ops: list[str]
+    result: Figure
+
+
+def chains(figures: Sequence[Figure], text: str) -> list[Chain]:
+    """Every chain of working in the answer whose result the parser can read with confidence."""
+    by_sentence: dict[int, list[Figure]] = {}
+    for f in figures:
+        by_sentence.setdefault(f.sentence, []).append(f)
+    out: list[Chain] = []
+    for figs in by_sentence.values():
+        out.extend(_chains(sorted(figs, key=lambda f: f.num_start), text))
+    return out
+
+
+def check_arithmetic(figures: Sequence[Figure], text: str, found: Sequence[Chain] | None = None) -> list[Mismatch]:
     """Stated results that the candidate's own chain of figures does not produce, and restatements that differ."""
-    out: list[Mismatch] = []
+    out = [m for c in (chains(figures, text) if found is None else found) if (m := _mismatch(c, text))]
     by_sentence: dict[int, list[Figure]] = {}
     for f in figures:
         by_sentence.setdefault(f.sentence, []).append(f)
     for figs in by_sentence.values():
-        figs.sort(key=lambda f: f.num_start)
-        out.extend(_chains(figs, text))
-        out.extend(_restatements(figs, text))
+        out.extend(_restatements(sorted(figs, key=lambda f: f.num_start), text))
     return out
 
 
-def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
-    out: list[Mismatch] = []
+def _chains(figs: list[Figure], text: str) -> list[Chain]:
+    out: list[Chain] = []
     i = 0
     while i < len(figs) - 1:
         before = text[max(0, figs[i].num_start - 12) : figs[i].num_start]
@@ -125,22 +144,28 @@ def _chains(figs: list[Figure], text: str) -> list[Mismatch]:
         if result is not None and _EXPONENT.match(text, result.end):
             result = None  # '1.2e24', '3 x 10^9': notation the extractor reads only in part
         if result is not None and not _CHAIN_BREAK.search(before):
-            expected = _evaluate(chain, ops)
-            # Working often drops units ('1,120 / 64 = 17.5 GB'): it agrees if it holds in base units or as written.
-            written = _evaluate(chain, ops, written=True)
-            agrees = (expected is not None and _agrees(expected, result)) or (
-                written is not None and _agrees(written, result, written=True)
-            )
-            if not agrees and expected is not None and result.dimension == "%":
-                agrees = _agrees(100 * expected, result)  # '3.5 / 7.9 ≈ 44%': a ratio stated as a percentage
-            if not agrees and written is not None and _in_scale(chain, result, text):
-                agrees = _agrees_as_written(written, result, text)  # '6.98 + 1.05 ≈ 8.03B': all in billions
-            if expected is not None and math.isfinite(expected) and not agrees:
-                shown = text[chain[0].num_start : chain[-1].end]
-                stated = text[result.num_start : result.end]
-                out.append(Mismatch(result, f"{shown} = {_fmt(expected)} in base units, not {stated}"))
+            out.append(Chain(chain, ops, result))
         i = j + 1 if j > i else i + 1
     return out
+
+
+def _mismatch(c: Chain, text: str) -> Mismatch | None:
+    chain, ops, result = c.terms, c.ops, c.result
+    expected = _evaluate(chain, ops)
+    # Working often drops units ('1,120 / 64 = 17.5 GB'): it agrees if it holds in base units or as written.
+    written = _evaluate(chain, ops, written=True)
+    agrees = (expected is not None and _agrees(expected, result)) or (
+        written is not None and _agrees(written, result, written=True)
+    )
+    if not agrees and expected is not None and result.dimension == "%":
+        agrees = _agrees(100 * expected, result)  # '3.5 / 7.9 ≈ 44%': a ratio stated as a percentage
+    if not agrees and written is not None and _in_scale(chain, result, text):
+        agrees = _agrees_as_written(written, result, text)  # '6.98 + 1.05 ≈ 8.03B': all in billions
+    if expected is not None and math.isfinite(expected) and not agrees:
+        shown = text[chain[0].num_start : chain[-1].end]
+        stated = text[result.num_start : result.end]
+        return Mismatch(result, f"{shown} = {_fmt(expected)} in base units, not {stated}")
+    return None
 
 
 _MANTISSA = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from interviewer.content.schema import DIMENSIONS, Dimension
-from interviewer.grading.offline.arithmetic import check_arithmetic
+from interviewer.grading.offline.arithmetic import Chain, chains, check_arithmetic
 from interviewer.grading.offline.claims import (
     MIN_SUBSTANCE,
     is_causal_chain,
@@ -225,9 +225,14 @@ def _negations(text: str) -> int:
     return negation_count(tokens_of(fold(text)))
 
 
-def _with_arithmetic(checked: list[Checked], figures: Sequence[Figure], text: str) -> list[Checked]:
+_RATIOS = frozenset({"x", "%", None})
+
+
+def _with_arithmetic(
+    checked: list[Checked], figures: Sequence[Figure], text: str, working: Sequence[Chain]
+) -> list[Checked]:
     """A stated result the candidate's own working does not produce is wrong, whatever the references say."""
-    mismatches = {m.figure.num_start: m for m in check_arithmetic(figures, text)}
+    mismatches = {m.figure.num_start: m for m in check_arithmetic(figures, text, working)}
     if not mismatches:
         return checked
     out = []
@@ -251,8 +256,12 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     ignored = frozenset(injected | copied)
     raw_hits = cq.index.find(sentences, text, folded)
     figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
-    checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects)
-    checked = _with_arithmetic(checked, figures, text)
+    working = chains(figures, text)
+    # A chain's result is what the words before the chain name: 'KV per token = 2 x 80 x 64 x 128 x 2 B = 2.5 MiB'.
+    # Not a ratio: a speedup or a share depends on assumptions the working sets ('3.36 / 1.2 ≈ 2.8x' at c = 0.05).
+    bound = {c.result.num_start: c.terms[0].num_start for c in working if c.result.dimension not in _RATIOS}
+    checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects, bound)
+    checked = _with_arithmetic(checked, figures, text, working)
     swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded, cq.contrasts))
     wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}
     wrong |= {c.figure.sentence for c in checked if c.verdict == "wrong"}

@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
@@ -596,6 +596,7 @@ def check(
     givens: Sequence[Given] = (),
     facts: FactIndex | None = None,
     default_subjects: frozenset[str] = frozenset(),
+    bound: Mapping[int, int] | None = None,
 ) -> list[Checked]:
     """A verdict for every figure that has a unit (or a count noun a reference uses).
 
@@ -609,6 +610,9 @@ def check(
     GPU', the figure is within ``WRONG_MAX_RATIO`` of the reference, the
     reference's value is not one the prompt states, and the figure is
     neither a term of arithmetic nor a number the prompt gave.  Everything else is ``unverified``.
+
+    ``bound`` maps the result of a chain of working to where the chain starts: the result is as close to an
+    alias as the chain's first term ('KV per token = 2 x 80 x 8 x 128 x 2 B = 320 KiB').
     """
     out: list[Checked] = []
     cleared: list[Figure] = []
@@ -653,7 +657,8 @@ def check(
             found = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
             pools[key] = (found, [_tie(r, id(r) in sheet_ids, sentence, folded, cache) for r in found])
         cands, ties = pools[key]
-        scored = [(c, t) for t in ties if (c := _closeness(t, fig, folded)).score > 0]
+        near = replace(fig, num_start=bound[fig.num_start]) if bound and fig.num_start in bound else fig
+        scored = [(c, t) for t in ties if (c := _closeness(t, near, folded)).score > 0]
         given = is_given(fig, dim, givens)
         # Only a reference that names a link, precision or direction needs the sentence's: most name none.
         way = sentence_settings(fig.sentence) if any(t.ref.settings for t in ties) else frozenset()
