@@ -380,6 +380,9 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("A 400 Gb/s NIC, which is 400 GB/s.", ["400 GB/s"]),
         ("Weights are 70B x 2 bytes = 140 GB.", []),
         ("989 TFLOPS / 3.35 TB/s gives a ridge of about 3 FLOPs/byte.", ["3 FLOPs"]),
+        ("Prefill = 2 x 8e9 x 2,000 = 32 GFLOP.", ["32 GFLOP"]),  # E notation is read: 3.2e13, not 3.2e10
+        ("Prefill = 2 x 8e9 x 2,000 = 32 TFLOP.", []),
+        ("100B params x 2T tokens x 6 = 1.2e24 FLOPs.", []),  # T is a trillion
         ("989 TFLOPS / 3.35 TB/s gives a ridge of about 295 FLOPs/byte.", []),
         ("Per token 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes.", []),
         ("Each is 2 B + 2 B + 12 B = 16 B per parameter.", []),

@@ -71,13 +71,14 @@ from interviewer.grading.offline.text import Sentence, fold, pieces_of, stem, wo
 from interviewer.grading.offline.units import MULTIPLIERS, UNITS, Unit, lookup, singular
 from interviewer.grading.types import NumberCheck, Verdict
 
-_NUM = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+"
+_NUM = r"(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][+\-]?[0-9]{1,2}(?![0-9A-Za-z]))?"
+"""A number as written: '4,096', '0.5', '.5', and in E notation, '8e9', '1.2e-3'."""
 _UNIT_ALT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 _FIGURE = re.compile(
     r"(?:(?P<approx>[~≈∼])[ ]?)?"
     rf"(?<![\w.,/\-^])(?P<a>{_NUM})"
     rf"(?:[ ]?(?P<dash>-|–|—|to)[ ]?(?P<b>{_NUM}))?"
-    r"(?:(?P<mult>[kKMB])(?![A-Za-z0-9])|[ ](?P<multw>thousand|million|billion|trillion|bn)(?![A-Za-z]))?"
+    r"(?:(?P<mult>[kKMBT])(?![A-Za-z0-9])|[ ](?P<multw>thousand|million|billion|trillion|bn)(?![A-Za-z]))?"
     r"(?:[ \u00a0\u202f](?P<prec>(?i:int8|int4|fp16|bf16|fp8|fp32|tf32|fp4|dense|sparse|peak))(?=[ ]))?"
     rf"(?:[ \u00a0\u202f]?(?P<unit>{_UNIT_ALT})"
     r"(?P<per>/s(?:ec(?:ond)?)?(?![A-Za-z])|[ ]per[ ]sec(?:ond)?(?![A-Za-z])|[ ]a[ ]second(?![A-Za-z]))?"

@@ -159,6 +159,7 @@ MULTIPLIERS: dict[str, float] = {
     "K": 1e3,
     "M": 1e6,
     "B": 1e9,
+    "T": 1e12,
     "bn": 1e9,
     "thousand": 1e3,
     "million": 1e6,
