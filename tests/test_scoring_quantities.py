@@ -356,6 +356,16 @@ def test_a_figure_for_another_link_or_precision_is_not_condemned() -> None:
     assert verdicts("In BF16 the weights come to about 70 GB.", [weights])[0][1] == "wrong"
 
 
+def test_a_figure_worked_from_another_premise_is_not_condemned() -> None:
+    save = Quantity(
+        measures="Checkpoint save time for 1.4 TB at 100 GB", value=14, unit="s", tolerance=0.2, aliases=["save"]
+    )
+    assert verdicts("The save takes about 56 s.", [save])[0][1] == "wrong"
+    # The candidate set the checkpoint's size differently and worked it through: another scenario, not a slip.
+    assert verdicts("For a 5.6 TB checkpoint the save takes about 56 s.", [save])[1][1] == "unverified"
+    assert verdicts("For a 1.4 TB checkpoint the save takes about 56 s.", [save])[1][1] == "wrong"
+
+
 def test_a_wide_tolerance_is_a_factor_not_a_band_down_to_zero() -> None:
     image = Quantity(measures="CUDA + PyTorch image size", value=12, unit="GB", tolerance=0.8, aliases=["image"])
     assert verdicts("The image is about 8 GB.", [image])[0][1] == "correct"

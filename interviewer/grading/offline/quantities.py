@@ -67,7 +67,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from interviewer.content.schema import Fact, FactSheet, Quantity
-from interviewer.grading.offline.text import Sentence, fold, pieces_of, stem, words
+from interviewer.grading.offline.text import Sentence, analyse, fold, pieces_of, stem, words
 from interviewer.grading.offline.units import MULTIPLIERS, UNITS, Unit, lookup, singular
 from interviewer.grading.types import NumberCheck, Verdict
 
@@ -274,6 +274,14 @@ class Reference:
         """The links, precisions and directions its ``measures`` names ('over NVLink', 'in 16-bit', 'each
         direction'): see ``_SETTINGS``."""
         return named_settings(fold(self.quantity.measures))
+
+    @cached_property
+    def premises(self) -> tuple[Figure, ...]:
+        """Figures with units that its ``measures`` assumes ('Checkpoint save time at 100 GB/s'), other than its own
+        kind of quantity."""
+        text = self.quantity.measures
+        found = extract(text, analyse(text, fold(text)))
+        return tuple(f for f in found if f.dimension not in (None, self.dimension, *_RATES))
 
     @cached_property
     def aliases(self) -> re.Pattern[str] | None:
@@ -623,7 +631,9 @@ def check(
     in_sentence: dict[int, list[Figure]] = {}
     pools: dict[tuple[int, str, str | None], tuple[list[Reference], list[_Tie]]] = {}
     """Per (sentence, dimension, per): the candidate references and what ties each to the sentence."""
+    every: dict[int, list[Figure]] = {}
     for f in figures:
+        every.setdefault(f.sentence, []).append(f)
         if not f.factor:
             in_sentence.setdefault(f.sentence, []).append(f)
     repeated = Counter((f.dimension, f.readings) for f in figures)
@@ -691,6 +701,7 @@ def check(
             and _plausible(t.ref, fig)
             and not _stated(t.ref, givens)
             and not _other_setting(t.ref, way)
+            and (t.sheet or not _other_premise(t.ref, every.get(fig.sentence, []), fig))
         ]
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
@@ -778,6 +789,26 @@ def _other_setting(
         if mine and said and not mine & said:
             return True
     return False
+
+
+PREMISE_TOLERANCE = 0.1
+"""A stated premise this close to the reference's is the same premise."""
+
+
+def _other_premise(ref: Reference, stated: Sequence[Figure], fig: Figure) -> bool:
+    """The sentence sets one of the reference's premises to another value: '60 s at 25 GB/s' is no misstated
+    '14 s at 100 GB/s', it is another scenario worked through."""
+    for dim in {p.dimension for p in ref.premises}:
+        assumed = [_mid(p) for p in ref.premises if p.dimension == dim]
+        same = [_mid(f) for f in stated if f.dimension == dim and f.num_start != fig.num_start]
+        if same and not any(_near(x, a, PREMISE_TOLERANCE) for x in same for a in assumed):
+            return True
+    return False
+
+
+def _mid(f: Figure) -> float:
+    lo, hi = f.readings[0]
+    return (lo + hi) / 2
 
 
 def _stated(ref: Reference, givens: Sequence[Given]) -> bool:
