@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interviewer.content.schema import Case, Contrast, ContrastSide, Fact, FactSheet, Lexicon, Rubric, Subject
-from interviewer.grading.offline.claims import is_causal_chain, negated, substance
+from interviewer.grading.offline.claims import is_buzzword_run, is_causal_chain, negated, substance
 from interviewer.grading.offline.grader import KeywordGrader
 from interviewer.grading.offline.injection import detect_injection
 from interviewer.grading.offline.lexicon import CompiledLexicon, lexicon
@@ -125,6 +125,28 @@ def test_two_causes_in_a_long_sentence_are_not_a_chain() -> None:
         "all-reduces on a big ring are slower than the bandwidth alone would predict."
     )
     assert not is_causal_chain(analyse(prose, fold(prose)))
+
+
+def test_a_pitch_of_words_that_explain_nothing_is_flagged_and_capped(mini_case: Case, rubric: Rubric) -> None:
+    pitch = (
+        "All-reduce is a key building block of distributed training. "
+        "We leverage NCCL's ring and tree algorithms for a robust communication layer. "
+        "Bandwidth and latency play an important role in the design. "
+        "Reduce-scatter and all-gather align with our scaling goals across the cluster."
+    )
+    g = grade(mini_case, rubric, "allreduce", pitch)
+    assert FLAG_TEMPLATE in g.flags
+    assert max(scores(g).values()) <= 1
+
+
+def test_one_such_word_in_an_explanation_is_not_a_pitch() -> None:
+    prose = (
+        "In the reduce-scatter each GPU sends one chunk to its neighbour and adds what it receives. "
+        "After N-1 steps every GPU holds one fully reduced chunk, and the all-gather then circulates them. "
+        "We leverage the tree algorithm for small messages, where the ring's latency term dominates. "
+        "Measure it end-to-end with nccl-tests before and after, on the real message sizes."
+    )
+    assert not is_buzzword_run(analyse(prose, fold(prose)), fold(prose))
 
 
 # --------------------------------------------------------------------------- wrong beliefs

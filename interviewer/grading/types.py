@@ -44,8 +44,8 @@ FLAG_DISAGREEMENT = "disagreement"
 """The model scored a dimension two or more levels above the offline grader, which had found a wrong
 figure or a misconception there; both scores are kept (``Grade.offline_scores``)."""
 FLAG_TEMPLATE = "template"
-"""A run of sentences built on one template ("X is important. Y is used. Z matters.", or "X, so Y, which is
-why Z" in clauses too short to say how)."""
+"""A run of sentences built on one template ("X is important. Y is used. Z matters.", "X, so Y, which is
+why Z" in clauses too short to say how, or a pitch: "We leverage X. Y plays a key role.")."""
 FLAG_NUMBER_SPAM = "number_spam"
 """Many figures and almost no words that relate them: figures listed, not used to size anything."""
 

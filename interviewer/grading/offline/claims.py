@@ -225,6 +225,28 @@ def is_causal_chain(sentences: Sequence[Sentence]) -> bool:
     return chained >= CHAIN_MIN_SENTENCES and chained >= CHAIN_SHARE * len(long_enough)
 
 
+_BUZZ = re.compile(
+    r"\b(?:leverag\w*|synerg\w*|holistic\w*|seamless\w*|streamlin\w*|empower\w*|interplay\w*|"
+    r"align(?:s|ed)?[ ]with|ecosystem|lifecycle|guardrails?|best[ ]practices|cutting-edge|"
+    r"state-of-the-art|(?:is|are|a)[ ]key|crucial|vital|paramount|plays?[ ](?:a|an)[ ](?:\w+[ ])?role|"
+    r"core[ ]capabilit\w*|robust\w*|comprehensive\w*|envelope|enables?[ ](?:scaling|efficient|high|better|robust)|"
+    r"various|important(?:ly)?|essential|key[ ](?:metric|consideration|factor|component|aspect)s?|"
+    r"it[ ]depends|depends[ ]on)\b"
+)
+"""Words that sound like an explanation and say nothing: 'we leverage X', 'Y is key', 'Z plays a role'."""
+BUZZ_MIN_SENTENCES = 2
+BUZZ_SHARE = 0.3
+"""On the development sets no excellent, paraphrase, wrong or follow-up answer has this share of its sentences
+(of four words or more) built on such words; a third of the salad and a quarter of the vague answers do."""
+
+
+def is_buzzword_run(sentences: Sequence[Sentence], folded: str) -> bool:
+    """A share of the sentences lean on words that sound like an explanation and give none (salad as a pitch)."""
+    long_enough = [s for s in sentences if s.words >= 4]
+    buzz = sum(1 for s in long_enough if _BUZZ.search(folded, s.start, s.end))
+    return buzz >= BUZZ_MIN_SENTENCES and buzz >= BUZZ_SHARE * len(long_enough)
+
+
 def background_words(texts: Sequence[str]) -> frozenset[str]:
     """Words of the question: restating them says nothing new."""
     return frozenset(t for text in texts for t in _TOKEN.findall(text.lower()) if len(t) > 2)

@@ -99,6 +99,7 @@ def compose(
         lines.append(
             "Several sentences name the right terms but say nothing about them (what they do, cost or cause), "
             "or only chain them with 'because', 'so' and 'which is why' in clauses too short to say how, "
+            "or lean on words that sound like an explanation ('we leverage', 'plays a key role'), "
             "so every dimension is capped at 1."
         )
     if "keyword_list" in flags:

@@ -24,6 +24,7 @@ from interviewer.content.schema import DIMENSIONS, Dimension
 from interviewer.grading.offline.arithmetic import Chain, chains, check_arithmetic
 from interviewer.grading.offline.claims import (
     MIN_SUBSTANCE,
+    is_buzzword_run,
     is_causal_chain,
     is_template_run,
     negated,
@@ -290,7 +291,11 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
         number_spam=is_number_spam(sentences, sum(1 for f in figures if not f.factor)),
         injection=tuple(text[a:b] for a, b in spans),
         swaps=swaps,
-        template=is_template_run(len(empty), len(naming)) or is_causal_chain(sentences),
+        template=(
+            is_template_run(len(empty), len(naming))
+            or is_causal_chain(sentences)
+            or is_buzzword_run(sentences, folded)
+        ),
         ignored=ignored,
         wrong=frozenset(wrong),
     )
