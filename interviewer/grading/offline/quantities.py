@@ -277,8 +277,9 @@ class Reference:
 
     @cached_property
     def premises(self) -> tuple[Figure, ...]:
-        """Figures with units that its ``measures`` assumes ('Checkpoint save time at 100 GB/s'), other than its own
-        kind of quantity."""
+        """Figures with units that its ``measures`` assumes ('Checkpoint save time for 1.4 TB'), other than its own
+        kind of quantity and rates: a bandwidth or FLOP rate there is the hardware's, and a candidate who states
+        another has more often misremembered it than chosen another scenario."""
         text = self.quantity.measures
         found = extract(text, analyse(text, fold(text)))
         return tuple(f for f in found if f.dimension not in (None, self.dimension, *_RATES))
