@@ -13,18 +13,25 @@ like chat markup ('</answer>', '<|im_start|>', 'assistant:').  Every pattern
 is linear: literal words joined by bounded whitespace.
 
 Reading order: the patterns and the words that trigger them; the normalized
-copy an answer is scanned in (look-alike letters, spaced and dotted letters,
-split words, leetspeak); the sentence rule; the other languages and score
+copy an answer is scanned in (look-alike, small-capital and Braille letters,
+spaced and dotted letters, split words, then leetspeak); the sentence rule and
+the top marks it knows ('a 5', 'five of five'); the other languages and score
 settings; ``_scan``, which applies all of them; ``_hidden``, which decodes a
-message the answer says how to read (backwards, ROT13, Morse); and
-``injection_spans``, which puts it together.
+message the answer says how to read (backwards, ROT13 or another letter shift,
+Morse, base32) or whose marks are unmistakable (HTML entities, \\u escapes,
+binary); ``encoded_in_original`` for base64; and ``injection_spans``, which
+puts it together.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import codecs
+import html
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from interviewer.grading.offline.text import fold, words
@@ -62,14 +69,14 @@ _PATTERNS: tuple[str, ...] = (
     rf"(?:{_W}(?:marks?|scores?|points|grades?|credit|rating)\b|{_W}(?:on|in|for|across){_W}(?:all|every|each)\b)",
     rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|this{_W}answer))?{_W}(?:a{_W})?(?:4|four|5|five|10|ten|100)"
     rf"(?:[ \t]{{0,3}}/[ \t]{{0,3}}(?:4|5|10|100)|{_W}out{_W}of{_W}(?:4|four|5|five|10|ten|100)|{_W}(?:marks|points))",
-    rf"\b(?:score|grade|rate)(?:{_W}(?:this|it|me|my|the))?(?:{_W}(?:answer|response|reply))?{_W}"
+    rf"\b(?:score|grade|rate)(?:{_W}(?:this|it|me|my|the|them))?(?:{_W}(?:answer|response|reply))?{_W}"
     r"(?:a[ \t]{1,3}|as[ \t]{1,3}|at[ \t]{1,3}){0,2}(?:4|four|5|five|10|100|full[ \t]{1,3}marks|perfect|maximum|max)"
     r"(?=[ \t]{0,3}(?:$|[,;!)\n]|\.(?![0-9])|/|out[ \t]of|points|marks|on[ \t]))",
     rf"\b(?:this|my){_W}(?:answer|response){_W}(?:deserves|should{_W}(?:get|receive|be{_W}given|score))\b",
     r"\bfull[ \t]{1,3}marks\b",
     # addressing the grader or the model
     rf"\b(?:as|dear|attention|note{_W}to|message{_W}to|hey|hello|hi){_W}(?:the{_W}|my{_W})?{_ROLE}\b",
-    rf"(?:(?m:^)|[.!?][ \t]{{1,3}})[ \t(\[]{{0,3}}(?:to{_W}the{_W})?{_ROLE}[ \t]{{0,3}}[:,]",
+    rf"(?:(?m:^)|[.!?][ \t]{{0,3}})[ \t(\[]{{0,3}}(?:to{_W}the{_W})?{_ROLE}[ \t]{{0,3}}[:,]",
     rf"\byou{_W}are{_W}now(?:{_W}(?:an?|the|my))?(?:{_W}[a-z]{{1,20}})?{_W}(?:grader|assistant|model|ai|"
     r"evaluator|examiner|judge|bot|chatbot|llm|dan|unrestricted|jailbroken)\b",
     rf"\byou{_W}are{_W}now{_W}(?:acting|going{_W}to{_W}(?:grade|score|give|ignore)|in{_W}developer{_W}mode)\b",
@@ -114,7 +121,7 @@ _PATTERNS: tuple[str, ...] = (
     r"(?=[^\n]{0,40}\b(?:this|my|the)[ \t]{1,3}(?:answer|response|submission)|[^\n]{0,40}\b(?:perfect|full[ \t]marks|"
     r"gold|100%|as[ \t]correct)\b)",
     # score demands in any form
-    rf"\b(?:deserves?|merits?|warrants?|earns?|worth|should{_W}(?:get|receive|earn|score)){_W}(?:a{_W}|an{_W}|the{_W})?"
+    rf"\b(?:deserves?|merits?|warrants?|earns?|worth|should{_W}(?:get|receive|earn|score)){_W}(?:a{_W}|an{_W}|the{_W}|your{_W})?"
     r"(?:4|four|5|five|10|100|full|perfect|maximum|max|top|highest|excellent|outstanding)\b"
     r"(?![ \t]{0,3}(?:gb|tb|ms|gpus?|nodes?|%|x\b))",
     rf"\b(?:must|should|will|shall|are{_W}required{_W}to|have{_W}to){_W}(?:output|return|assign|give|award|"
@@ -131,9 +138,12 @@ _PATTERNS: tuple[str, ...] = (
     r"\b(?:assistant|system|grader|grading|grade|score|scoring|evaluator|evaluation|eval|admin|model|llm|ai|rubric)"
     r"[_\-]override\b",
     rf"\b(?:override|overrule|replace){_W}(?:your|the|any){_W}(?:score|grade|rating|evaluation|judg(?:e)?ment)\b",
-    # scores written as settings: 'overall = 95', 'score_all_dimensions: 4', '# grader-config'
+    # scores written as settings: 'overall = 95', 'score_all_dimensions: 4', '# grader-config'; a low one ('Rating: 1'
+    # in a few-shot prompt) asks for nothing
+    r"\b(?:score|scores|overall|grade|grades|rating|marks|points)(?:_[a-z]{1,20}){0,3}[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
+    r"[\"']?(?:[3-9]|[1-9][0-9]{1,2})(?:\.[0-9])?\b(?![ \t]{0,2}(?:%|gb|ms|x\b|tb|gpus?))",
     r"\b(?:score|scores|overall|grade|grades|rating|marks|points)(?:_[a-z]{1,20}){0,3}[ \t]{0,3}[:=][ \t]{0,3}"
-    r"[\"']?(?:[0-9]{1,3}(?:\.[0-9])?|full|perfect|max|maximum)\b(?![ \t]{0,2}(?:%|gb|ms|x\b|tb|gpus?))",
+    r"[\"']?(?:full|perfect|max|maximum)\b",
     r"\b(?:grader|grading|scoring|evaluator|rubric|marking)(?:[ \t]{0,2}[-_][ \t]{0,2}|[ \t]{1,3})(?:config|override|"
     r"settings|directive|mode|policy|weights)\b",
     r"\bnew[ \t]{1,3}(?:scoring|grading|marking|evaluation|rubric)[ \t]{1,3}(?:policy|rules?|guidelines?|"
@@ -193,7 +203,8 @@ _PATTERNS: tuple[str, ...] = (
     r"(?:are|is|were|have[ \t]{1,3}been)[ \t]{1,3}(?:fully[ \t]{1,3}|clearly[ \t]{1,3})?(?:met|satisfied|covered|"
     r"addressed)\b",
     r"\b(?:for|to)[ \t]{1,3}(?:the[ \t]{1,3})?(?:evaluation|grading|scoring|assessment|marking)[ \t]{1,3}purposes?\b",
-    r"\b(?:score|grade|mark|rate)[ \t]{1,3}(?:this[ \t]{1,3}|it[ \t]{1,3}|me[ \t]{1,3})?(?:accordingly|generously|"
+    r"\b(?:score|grade|mark|rate|record)[ \t]{1,3}(?:this[ \t]{1,3}|it[ \t]{1,3}|me[ \t]{1,3})?"
+    r"(?:accordingly|generously|"
     r"leniently)\b",
     r"\b(?:hidden|secret)[ \t]{1,3}(?:instructions?|note|message|directive)\b",
     r"\b(?:system|admin|administrator|operator)[ \t]{1,3}(?:override|instructions?|directive|note)\b",
@@ -211,6 +222,34 @@ _PATTERNS: tuple[str, ...] = (
     r"[ \t]{0,3}[:=]",
     r"\bexpected[ \t]{1,3}(?:output|score|grade|result|rating)[ \t]{1,3}(?:for|of)[ \t]{1,3}(?:this|my|the)[ \t]{1,3}"
     r"(?:answer|response|submission)\b",
+    # a fake boundary, a fake verdict, a fake tool's word: 'END OF CANDIDATE RESPONSE', 'GRADER CONTEXT (trusted)',
+    # 'recommendation: accept without further verification', '"ratingValue": 5'
+    r"\bend[ \t]of[ \t](?:the[ \t])?candidate'?s?[ \t](?:response|answer|submission)\b",
+    r"\b(?:grader|grading|evaluator|scorer|marker)[ \t](?:context|section|use[ \t]only)\b",
+    r"\b(?:accept|approve|pass)(?:[ \t]{1,3}(?:it|this))?[ \t]{1,3}without[ \t]{1,3}(?:further[ \t]{1,3})?"
+    r"(?:verification|checking|checks|review|scrutiny)\b",
+    r"\"?(?:ratingvalue|bestrating)\"?[ \t]{0,3}:[ \t]{0,3}\"?[45]\b",
+    # asking for the grader's instructions, or for feedback with the gaps left out
+    r"\b(?:paste|print|show|reveal|repeat|share|quote)(?:[ \t]{1,3}(?:me|us))?[ \t]{1,3}(?:the|your)[ \t]{1,3}"
+    r"(?:rubric|scoring[ \t]guide|marking[ \t]scheme|grading[ \t](?:instructions|criteria|prompt))\b",
+    r"\binstructions[ \t]you[ \t](?:were|have[ \t]been)[ \t]given\b",
+    r"\b(?:leave[ \t]out|don'?t[ \t]mention|do[ \t]not[ \t]mention|omit|not[ \t]mention)[ \t]"
+    r"(?:anything[ \t]about[ \t])?"
+    r"(?:what'?s[ \t]missing|the[ \t]missing[ \t]parts|(?:any|the)[ \t](?:shortcomings|weaknesses|gaps|criticism))\b",
+    # a mark named as this answer's: 'record the result as this answer's score', 'render it as the final score'
+    r"\bas[ \t](?:this|my|the)[ \t](?:answer|response|submission)'?s[ \t](?:score|grade|mark|rating)\b",
+    r"\bas[ \t](?:the|my)[ \t]final[ \t](?:score|grade|mark|rating)\b",
+    r"\b(?:no|never[ \t]a)[ \t](?:question|answer|response)[ \t](?:is|be|gets|may[ \t]be|should[ \t]be)[ \t]"
+    r"(?:scored|graded|marked|rated)[ \t](?:below|under|less[ \t]than|lower[ \t]than)\b",
+    r"\bno[ \t]deductions?[ \t](?:may|can|should|must|will|are[ \t]to)[ \t]be\b",
+    # whoever reads it, in other words: 'the model doing the scoring', 'whoever's on the other end', role-play
+    r"\b(?:the|any|an?)[ \t](?:model|ai|llm|bot|system)[ \t](?:doing|in[ \t]charge[ \t]of|responsible[ \t]for)[ \t]"
+    r"(?:the[ \t])?(?:scoring|grading|marking|evaluation|assessment)\b",
+    r"\bwhoever(?:'s|[ \t]is)[ \t]on[ \t]the[ \t]other[ \t]end\b",
+    r"\bact[ \t](?:as|like)[ \t][^.\n]{0,50}\b(?:grader|examiner|evaluator|marker|assessor|scorer)\b",
+    r"\b(?:nothing[ \t]but|all)[ \t]green[ \t](?:ticks|checks|checkmarks|check[ \t]marks)\b",
+    # misspelt or vowel-less: 'ful marcs', 'dear gradr', 'fll mrks'
+    r"\bful{1,2}[ \t]mar(?:c|k|ks|cs)\b|\b(?:dear|hey|hi)[ \t]gradr\b|\bfll[ \t]mrks\b|\bgrdr[ \t]{0,2}:",
 )
 
 
@@ -246,7 +285,8 @@ _TRIGGER_WORDS = words(
     "exemplary authoritative deemed whoever whatever anyone anything penalise penalize deduct deducted dock "
     "awarded dimension dimensions purpose purposes accordingly generously leniently hidden secret admin "
     "administrator operator directive expected credit regrade assume penalty penalties eval_config "
-    "evaluation_config fail settle skip bypass disable deduction deductions anybody"
+    "evaluation_config fail settle skip bypass disable deduction deductions anybody candidate band criterion "
+    "criteria paste reveal mention omit leave green ratingvalue bestrating ful gradr grdr fll final"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(sorted(_TRIGGER_WORDS), key=len, reverse=True)) + r")(?![a-z])"
@@ -303,8 +343,29 @@ def _plain(ch: str) -> str:
     for first, last in _ENCLOSED:
         if first <= cp <= last:
             return chr(cp - first + 0x61)
+    if 0x2800 <= cp <= 0x283F:
+        return _BRAILLE.get(cp - 0x2800, " ")
     plain = unicodedata.normalize("NFKC", ch)
-    return plain.lower() if len(plain) == 1 and plain.isascii() else ch
+    if len(plain) == 1 and plain.isascii():
+        return plain.lower()
+    name = unicodedata.name(ch, "")
+    if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name) == len("LATIN LETTER SMALL CAPITAL ") + 1:
+        return name[-1].lower()  # 'ᴛᴏᴘ ʙᴀɴᴅ'
+    return ch
+
+
+_BRAILLE = {
+    sum(1 << (int(d) - 1) for d in dots): letter
+    for letter, dots in zip(
+        "abcdefghijklmnopqrstuvwxyz",
+        [
+            *("1", "12", "14", "145", "15", "124", "1245", "125", "24", "245", "13", "123", "134", "1345", "135"),
+            *("1234", "12345", "1235", "234", "2345", "136", "1236", "2456", "1346", "13456", "1356"),
+        ],
+        strict=True,
+    )
+}
+"""Grade-1 Braille letters by dot pattern (bit n-1 for dot n), as the Unicode Braille block numbers them."""
 
 
 def _plain_match(m: re.Match[str]) -> str:
@@ -352,9 +413,9 @@ def _normalized(text: str) -> tuple[str, list[int] | None]:
     Made plain: full-width, bold, squared and invisible tag letters read as
     letters, Cyrillic and Greek look-alikes inside Latin words read as Latin,
     right-to-left runs put back in reading order, zero-width characters
-    dropped, spaced-out or dotted letters and hyphen-split words joined, a
-    sentence written one word per line put on one line, and leetspeak read as
-    letters ('sc0re' as 'score').
+    dropped, spaced-out or dotted letters and hyphen-split words joined, and a
+    sentence written one word per line put on one line.  Digits are left as they
+    are, for the decoders of ``_hidden`` (entities, escapes, binary, base32).
 
     Only what a candidate would do to hide words from a filter is undone; the
     result is scanned, never shown.
@@ -385,7 +446,6 @@ def _normalized(text: str) -> tuple[str, list[int] | None]:
         out = "".join(ch for j, ch in enumerate(out) if j not in dropped)
     if "\n" in out:
         out = _WORD_PER_LINE.sub(lambda m: "\n" + m.group()[1:].replace("\n", " "), out)  # same length
-    out = _read_leet(out)  # same length: offsets unchanged
     return out, offsets
 
 
@@ -410,7 +470,8 @@ _DIRECTIVE = re.compile(
     r"(?<!they[ \t])(?<!we[ \t])(?<!i[ \t])(?<!it[ \t])(?<!people[ \t])(?:do[ \t]not|don'?t)|"
     r"let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
     r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
-    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award)|i'?d[ \t]ask|may[ \t]i[ \t]ask|(?:i'?m|i[ \t]am)[ \t]"
+    r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award)|always[ \t](?:pick|choose|go[ \t]with|round)|"
+    r"i'?d[ \t]ask|may[ \t]i[ \t]ask|(?:i'?m|i[ \t]am)[ \t]"
     r"asking|i[ \t]ask[ \t](?:you|the)|would[ \t]be[ \t](?:lovely|great|nice|appreciated|fair)|"
     r"wouldn'?t[ \t]you[ \t]agree|any[ \t]reason[ \t]not[ \t]to|do[ \t]what[ \t]it[ \t]says|"
     r"play[ \t]the[ \t](?:part|role)|adjust[ \t]accordingly|know[ \t]that|if[ \t]you'?re[ \t]"
@@ -436,6 +497,8 @@ _TARGET = re.compile(
     r"benefit[ \t]of[ \t]the[ \t]doubt|highest[ \t](?:applicable[ \t])?(?:band|score|mark|grade|level)|"
     r"your[ \t](?:final[ \t])?(?:verdict|grade|score|rating|evaluation|assessment)|"
     r"add[ \t](?:[0-9]|one|two|three)|anything[ \t](?:under|below|less[ \t]than)|"
+    r"higher[ \t](?:one|score|mark|band|grade)|as[ \t]optional|lower[ \t]the[ \t](?:total|score|grade|mark)|"
+    r"before[ \t](?:you[ \t])?(?:grade|grading|score|scoring|mark|marking)|"
     r"(?:→|->|=>)[ \t]{0,2}(?:4|5|10|100)(?![0-9])|💯|this(?=[ \t](?:gets|deserves|earns|merits))|"
     r"(?:grade|score|mark|rate|judge|assess|evaluate)[ \t](?:this|it)"
     r"(?![ \t]{0,3}(?:node|pod|request|job|kernel|gpu|model|at|by|on)(?![a-z])))(?![a-z])"
@@ -463,6 +526,26 @@ _HIGH = re.compile(
 """A mark stated for this answer, with no request: 'the correct grade for this response is 4'."""
 
 
+_TAIL = (
+    r"(?=[ \t]+[\-–—]|[ \t]*(?:$|[,;:!?)…'\"]|\.(?![0-9]))|[ \t]+(?:on|for|here|now|across|and|please|out|"
+    r"to|this|so|or|regardless|if|when|then|too|overall|is|that|which|thanks|thx)(?![a-z]))"
+)
+_STRONG_MARK = re.compile(
+    r"(?<![a-z0-9.])(?:a|the)[ \t](?:5|five)"
+    + _TAIL
+    + r"|(?<![a-z0-9.])(?:5|five)[ \t](?:of|out[ \t]of)[ \t](?:5|five)(?![0-9])"
+    r"|(?<![a-z])top[ \t](?:number|band|grade)(?![a-z])"
+)
+"""A top mark in so many words: 'a 5', 'five of five', 'the top number' ('top marks' and 'top score' are also said
+of hardware and benchmarks)."""
+_WEAK_MARK = re.compile(
+    r"(?<![a-z])(?:(?:score|scores|grade|mark|rating)(?:[ \t][a-z']{1,12}){0,3}[ \t](?:is|be|at|of|under|below)|"
+    r"scored|graded|marked|rated)[ \t](?:a[ \t])?(?:5|five)" + _TAIL
+)
+"""'the score here is 5', 'any score below 5', 'scored 5': a mark only where the sentence speaks of grading
+('the batch size is 5 here' is not one)."""
+
+
 def _directed_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
@@ -472,6 +555,15 @@ def _directed_sentences(text: str) -> list[tuple[int, int]]:
             piece = text[start:end]
             grading = _GRADING.search(piece) is not None
             if (grading and _DIRECTIVE.search(piece.strip()) and _TARGET.search(piece)) or (
+                ("5" in piece or "five" in piece or "top" in piece)
+                and (
+                    (
+                        _STRONG_MARK.search(piece)
+                        and (grading or _DIRECTIVE.search(piece.strip()) or _TARGET.search(piece))
+                    )
+                    or (grading and _WEAK_MARK.search(piece))
+                )
+            ) or (
                 (grading or "mark" in piece or "band" in piece or "rating" in piece)
                 and _MARK_NOUN.search(piece)
                 and _THIS.search(piece)
@@ -486,14 +578,17 @@ _OTHER_LANGUAGES = re.compile(
     r"puntuaci[oó]n[ \t]m[aá]xima|calificaci[oó]n|note[ \t]maximale|bar[eè]me|bewertung|评分|满分|最高分|打分|評分|"
     r"採点|満点|評価者|채점|만점|평가자|проверяющ|оценщик|максимальн[а-я]{0,3}[ \t]балл|मूल्यांकनकर्ता|पूरे[ \t]अंक|"
     r"değerlendirici|tam[ \t]puan|người[ \t]chấm|điểm[ \t]tối[ \t]đa|المقيّم|المقيم|الدرجة[ \t]الكاملة|βαθμολογητ|"
-    r"άριστα|nota[ \t]máxima"
+    r"άριστα|nota[ \t]máxima|oceniając|maksymaln[a-ząęó]{1,3}[ \t]ocen|екзаменатор|найвищий[ \t]бал|לבודק|"
+    r"הציון[ \t]המלא|"
+    r"ผู้ตรวจ|คะแนนเต็ม|hodnotitel|plným[ \t]počtem[ \t]bodů|ارزیاب|نمره[ \t]کامل|arvioija|täydet[ \t]pisteet"
 )
 """Requests to the grader in other languages and scripts, which hold no English trigger word: scanned over
 non-ASCII answers."""
 _LATIN_LANGUAGES = re.compile(
     r"(?<![a-z])(?:evaluador|puntuacion[ \t]maxima|correcteur|note[ \t]maximale|bewerter|punktzahl|valutatore|"
     r"valutatrice|punteggio|modello[ \t]che[ \t]valuta|avaliador|nota[ \t]maxima|penilai|nilai[ \t]penuh|"
-    r"saitensha|manten|proveryayushch[a-z]*|maksimal'?n[a-z]{1,3}[ \t]ball)(?![a-z])"
+    r"saitensha|manten|proveryayushch[a-z]*|maksimal'?n[a-z]{1,3}[ \t]ball|beoordelaar|hoogste[ \t]score|"
+    r"msahihishaji|alama[ \t]kamili|summam[ \t]notam)(?![a-z])"
 )
 """The same in languages written in plain Latin letters, which an ASCII answer can hold."""
 _SCORE_BLOCK = re.compile(
@@ -557,13 +652,79 @@ def _scan(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def _hidden(text: str) -> list[tuple[int, int]]:
-    """Spans whose decoded form addresses the grader: a line meant to be read backwards, ROT13, Morse.
+_ENTITIES = re.compile(r"(?:&#[0-9]{2,7};|&#x[0-9a-f]{2,6};){4,}")
+_ESCAPES = re.compile(r"(?:\\u[0-9a-f]{4}){4,}")
+_BINARY = re.compile(r"(?<![0-9])(?:[01]{8}[ \t]{0,2}){4,}")
+_CAESAR_HINT = re.compile(
+    r"(?<![a-z])(?:caesar|shift(?:ed)?[ \t](?:each[ \t](?:letter|character)[ \t])?(?:back[ \t])?by[ \t][0-9]{1,2})"
+)
+_BASE_HINT = re.compile(r"(?<![a-z])(?:base[ \t\-]?(?:32|64)|b64)(?![0-9])")
+_BASE32 = re.compile(r"(?<![a-z0-9])[a-z2-7]{16,}=*(?![a-z0-9])")
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
 
-    Decoding is tried only where the answer itself names the trick (or, for
-    Morse, holds a long run of dots and dashes), so ordinary answers cost nothing.
+
+def _decoded_spans(pattern: re.Pattern[str], text: str, decode: Callable[[str], str | None]) -> list[tuple[int, int]]:
+    """Spans of ``pattern`` in ``text`` whose decoded form (None: not decodable) addresses the grader."""
+    out = []
+    for m in pattern.finditer(text):
+        plain = decode(m.group())
+        if plain and _scan(fold(plain)):
+            out.append(m.span())
+    return out
+
+
+def _from_binary(code: str) -> str | None:
+    return "".join(chr(int(b, 2)) for b in re.findall(r"[01]{8}", code))
+
+
+def _from_base(code: str, b32: bool) -> str | None:
+    try:
+        if b32:
+            raw = base64.b32decode(code.upper() + "=" * (-len(code) % 8))
+        else:
+            raw = base64.b64decode(code + "=" * (-len(code) % 4))
+        plain = raw.decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+    return plain if plain.isprintable() else None
+
+
+def _shifted(text: str, k: int) -> str:
+    return text.translate(str.maketrans(_LOWER, _LOWER[k:] + _LOWER[:k]))
+
+
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def encoded_in_original(original: str) -> list[tuple[int, int]]:
+    """Base64 runs that decode to a request to the grader, where the answer names base64: spans of ``original``
+    (base64 is read in its own letter case, which the folded copy loses)."""
+    if not _BASE_HINT.search(original.lower()):
+        return []
+    return _decoded_spans(_BASE64, original, lambda c: _from_base(c, b32=False))
+
+
+def _hidden(text: str, plain: str) -> list[tuple[int, int]]:
+    """Spans whose decoded form addresses the grader: a line meant to be read backwards, ROT13 or another
+    letter shift, Morse, Braille (read as letters in ``_normalized``), HTML entities, \\u escapes, binary and
+    base32.
+
+    Decoding is tried only where the answer itself names the trick (or holds its unmistakable marks: a long
+    run of dots and dashes, of entities, of escapes, of eight-bit groups), so ordinary answers cost nothing.
+    ``plain`` is ``text`` before leetspeak is read (same offsets): encodings keep their digits.
     """
     found: list[tuple[int, int]] = []
+    if "&#" in plain:
+        found += _decoded_spans(_ENTITIES, plain, html.unescape)
+    if "\\u" in plain:
+        found += _decoded_spans(_ESCAPES, plain, lambda c: c.encode("ascii").decode("unicode_escape"))
+    if "0101" in plain or "0110" in plain or "0111" in plain:
+        found += _decoded_spans(_BINARY, plain, _from_binary)
+    if _CAESAR_HINT.search(plain):
+        for k in range(1, 26):
+            found += _scan(_shifted(text, k))  # same length: offsets unchanged
+    if _BASE_HINT.search(plain):
+        found += _decoded_spans(_BASE32, plain, lambda c: _from_base(c, b32=True))
     if ("backwards" in text or "rever" in text or "left" in text) and _REVERSED_HINT.search(text):
         found += [m.span() for m in re.finditer(r"[^\n]+", text) if _scan(m.group()[::-1])]
     if "rot" in text and _ROT13_HINT.search(text):
@@ -576,24 +737,27 @@ def _hidden(text: str) -> list[tuple[int, int]]:
 def injection_spans(answer: str) -> list[tuple[int, int]]:
     """(start, end) of each piece of ``answer`` that addresses the grader, in order, not overlapping.
 
-    The answer is scanned in a normalized copy (see ``_normalized``) and the
-    spans are mapped back.  Windows around trigger words are merged before
+    The answer is scanned in a normalized copy (see ``_normalized``) with leetspeak read as letters
+    ('sc0re' as 'score'), hidden messages are decoded (``_hidden``, ``encoded_in_original``), and the spans
+    are mapped back.  Windows around trigger words are merged before
     scanning, so even an answer made of nothing but trigger words is scanned
     about once; the sentence rule (``_directed_sentences``) reads each
     sentence once.
     """
     original = answer[:MAX_SCAN_CHARS]
-    text, offsets = _normalized(original)
-    found = _scan(text) + _hidden(text)
+    plain, offsets = _normalized(original)
+    text = _read_leet(plain)  # same length: offsets unchanged
+    found = _scan(text) + _hidden(text, plain)
+    if offsets is not None:
+        found = [(min(offsets[a:b]), max(offsets[a:b]) + 1) for a, b in found if b > a]
+    found += encoded_in_original(original)
     spans: list[tuple[int, int]] = []
     for start, end in sorted(found):
         if not spans or start >= spans[-1][1]:
             spans.append((start, end))
             if len(spans) >= MAX_SPANS:
                 break
-    if offsets is None:
-        return spans
-    return [(offsets[a], offsets[b - 1] + 1) for a, b in spans]
+    return spans
 
 
 def detect_injection(answer: str) -> list[str]:
