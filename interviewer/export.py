@@ -108,6 +108,11 @@ def _scores_table(report: Report) -> list[str]:
     return [*out, ""]
 
 
+def _out_of_100(score: int | None) -> str:
+    """'31/100', or 'n/a' when nothing was graded (not 'n/a/100')."""
+    return "n/a" if score is None else f"{score}/100"
+
+
 def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
     report = build_report(transcript, case)
     status = "finished" if transcript.status == "finished" else "unfinished"
@@ -118,9 +123,9 @@ def transcript_markdown(transcript: Transcript, case: Case | None) -> str:
         "",
         "## Summary",
         "",
-        f"- Overall: {report.overall if report.overall is not None else 'n/a'}/100"
-        f" over {report.answered} answers ({report.skipped} skipped)",
-        f"- Follow-ups: {report.follow_up_overall if report.follow_up_overall is not None else 'n/a'}/100",
+        f"- Overall: {_out_of_100(report.overall)} over {report.answered} "
+        f"{'answer' if report.answered == 1 else 'answers'} ({report.skipped} skipped)",
+        f"- Follow-ups: {_out_of_100(report.follow_up_overall)}",
         f"- Your time: {duration_text(transcript.elapsed)} · grading time (clock stopped): "
         f"{duration_text(transcript.grading_s)}",
         f"- How the overall is made: {report.overall_rule}",

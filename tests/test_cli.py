@@ -147,6 +147,8 @@ def test_transcripts_show_export(mini_case, rubric, transcripts_dir: Path, tmp_p
     assert "fell back because endpoint unreachable" in md.stdout
     assert "````text\nKV stores keys and values. [bold]not markup[/bold]" in md.stdout
     assert "Model answer outline:" in md.stdout
+    assert "- Overall: 50/100 over 1 answer (0 skipped)" in md.stdout
+    assert "- Follow-ups: n/a\n" in md.stdout  # none asked yet: not 'n/a/100'
 
     js = run("show", tid, "--format", "json")
     assert json.loads(js.stdout)["turns"][0]["grade"]["overall"] == 50
