@@ -384,6 +384,17 @@ def test_offline_grades_say_what_they_measure(mini_case: Case, rubric: Rubric) -
     assert "key points" in g.feedback and "--base-url" in g.feedback
 
 
+def test_a_tip_is_given_only_when_a_dimension_is_below_four(rubric: Rubric) -> None:
+    from interviewer.grading.offline.feedback import DimensionNotes, compose
+
+    def feedback(score: int) -> str:
+        notes = {"tradeoff": DimensionNotes(score=score)}
+        return compose(overall=25 * score, notes=notes, misconceptions=[], flags=[], injection=[], rubric=rubric)
+
+    assert "Tip (Tradeoff)" in feedback(3)
+    assert "Tip (" not in feedback(4)  # a follow-up at 4/4 has no next level to reach
+
+
 def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubric) -> None:
     g = grade(mini_case, rubric, "kv-size", "K and V are stored for every layer and every KV head.")
     for score in g.dimensions.values():

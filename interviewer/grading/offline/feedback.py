@@ -118,5 +118,6 @@ def compose(
     if "truncated" in flags:
         lines.append(f"Only the first {MAX_CHARS:,} characters were graded.")
     weakest = min(dims, key=lambda d: (notes[d].score, -len(notes[d].missing), DIMENSIONS.index(d)))
-    lines.append(f"Tip ({DIMENSION_TITLES[weakest]}): {guidance_for(rubric, weakest, notes[weakest].score)}")
+    if notes[weakest].score < 4:  # every dimension at 4: there is no next level to point at
+        lines.append(f"Tip ({DIMENSION_TITLES[weakest]}): {guidance_for(rubric, weakest, notes[weakest].score)}")
     return "\n".join(lines)
