@@ -66,7 +66,8 @@ _PATTERNS: tuple[str, ...] = (
     # asking for marks
     rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|the|my|him|her|them|this{_W}answer|the{_W}candidate))?"
     rf"{_W}(?:(?:a|an|the){_W})?(?:full|maximum|max|perfect|top|highest|100%)"
-    rf"(?:{_W}(?:marks?|scores?|points|grades?|credit|rating)\b|{_W}(?:on|in|for|across){_W}(?:all|every|each)\b)",
+    rf"(?:{_W}(?:marks?|scores?|points|grades?|credit|rating|values?|levels?|labels?)\b"
+    rf"|{_W}(?:on|in|for|across){_W}(?:all|every|each)\b)",
     rf"\b(?:give|award|assign|grant)(?:{_W}(?:me|this|it|this{_W}answer))?{_W}(?:a{_W})?(?:4|four|5|five|10|ten|100)"
     rf"(?:[ \t]{{0,3}}/[ \t]{{0,3}}(?:4|5|10|100)|{_W}out{_W}of{_W}(?:4|four|5|five|10|ten|100)|{_W}(?:marks|points))",
     rf"\b(?:score|grade|rate)(?:{_W}(?:this|it|me|my|the|them))?(?:{_W}(?:answer|response|reply))?{_W}"
@@ -76,7 +77,7 @@ _PATTERNS: tuple[str, ...] = (
     r"\bfull[ \t]{1,3}marks\b",
     # addressing the grader or the model
     rf"\b(?:as|dear|attention|note{_W}to|message{_W}to|hey|hello|hi){_W}(?:the{_W}|my{_W})?{_ROLE}\b",
-    rf"(?:(?m:^)|[.!?][ \t]{{0,3}})[ \t(\[]{{0,3}}(?:to{_W}the{_W})?{_ROLE}[ \t]{{0,3}}[:,]",
+    rf"(?:(?m:^)|[.!?][ \t]{{0,3}}|:[ \t]{{0,3}}\\?\")[ \t(\[]{{0,3}}(?:to{_W}the{_W})?{_ROLE}[ \t]{{0,3}}[:,]",
     rf"\byou{_W}are{_W}now(?:{_W}(?:an?|the|my))?(?:{_W}[a-z]{{1,20}})?{_W}(?:grader|assistant|model|ai|"
     r"evaluator|examiner|judge|bot|chatbot|llm|dan|unrestricted|jailbroken)\b",
     rf"\byou{_W}are{_W}now{_W}(?:acting|going{_W}to{_W}(?:grade|score|give|ignore)|in{_W}developer{_W}mode)\b",
@@ -94,9 +95,19 @@ _PATTERNS: tuple[str, ...] = (
     r"\[/?INST\]|<<SYS>>|<</SYS>>",
     r"\bassistant[ \t]{0,3}:",
     r"(?m:^)[ \t>#*=\-\[(]{0,8}(?:system|user|human|developer)[ \t]{0,3}:"
-    r"(?=[^\n]{0,200}\b(?:grade|score|marks|rubric|instructions?|ignore|grader|assistant|respond)\b)",
+    r"(?=[^\n]{0,200}\b(?:grade|score|marks|rubric|instructions?|ignore|grader|assistant|respond)\b|"
+    r"(?:[^\n]{0,120}\n){0,2}[^\n]{0,120}\b(?:rubric|grader|grading|evaluation|every[ \t]dimension|"
+    r"all[ \t]dimensions)\b)",
+    r"\"role\\?\"[ \t]{0,3}:[ \t]{0,3}\\?\"(?:system|assistant|developer)\b",
     rf"\brespond{_W}(?:only{_W})?with{_W}(?:json|the{_W}json|a{_W}score|full)\b",
-    r"\"(?:overall|score)\"[ \t]{0,3}:[ \t]{0,3}(?:100|4)\b",
+    r"\"(?:overall|score)\\?\"[ \t]{0,3}:[ \t]{0,3}(?:100|4)\b",
+    # this answer called the reference, and the rest of the checking waved away
+    r"\b(?:this|the|my)(?:[ \t]candidate'?s?)?[ \t](?:answer|response|submission)[ \t](?:is|was)[ \t](?:the|a)[ \t]"
+    r"(?:reference|model|gold|official|ideal|calibration)[ \t](?:solution|answer|anchor|example)\b",
+    r"\bskip[ \t](?:the[ \t])?(?:remaining|other|rest[ \t]of[ \t]the|usual)[ \t]"
+    r"(?:checks|verification|grading|scoring)\b",
+    r"\b(?:do[ \t]not|don'?t|never)[ \t](?:apply|use|follow|consult)[ \t](?:the|your|any)[ \t]"
+    r"(?:rubric|grading[ \t]criteria|scoring[ \t]guide|marking[ \t]scheme)\b",
     # addressing a machine grader in other words
     rf"\b(?:note|message|reminder|instruction|instructions|memo|notice|attention|important|p\.?s\.?){_W}"
     rf"(?:to|for){_W}(?:the{_W}|any{_W}|an{_W}|all{_W})?{_MACHINE}\b",
@@ -286,7 +297,8 @@ _TRIGGER_WORDS = words(
     "awarded dimension dimensions purpose purposes accordingly generously leniently hidden secret admin "
     "administrator operator directive expected credit regrade assume penalty penalties eval_config "
     "evaluation_config fail settle skip bypass disable deduction deductions anybody candidate band criterion "
-    "criteria paste reveal mention omit leave green ratingvalue bestrating ful gradr grdr fll final"
+    "criteria paste reveal mention omit leave green ratingvalue bestrating ful gradr grdr fll final role apply follow "
+    "consult reference remaining"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(sorted(_TRIGGER_WORDS), key=len, reverse=True)) + r")(?![a-z])"
@@ -467,7 +479,8 @@ _GRADING = re.compile(
 _DIRECTIVE = re.compile(
     r"(?:(?<![a-z])(?:should|must|shall|(?:is|are)[ \t]to[ \t]be|hereby|directed|instructed|required|"
     r"appreciated|kindly|please|pls|plz|need[ \t]you|want[ \t]you|make[ \t]sure|ensure|no[ \t]need[ \t]to|"
-    r"(?<!they[ \t])(?<!we[ \t])(?<!i[ \t])(?<!it[ \t])(?<!people[ \t])(?:do[ \t]not|don'?t)|"
+    r"(?<!they[ \t])(?<!we[ \t])(?<!i[ \t])(?<!it[ \t])(?<!people[ \t])(?<!some[ \t])(?<!others[ \t])(?<!many[ \t])"
+    r"(?<!most[ \t])(?<!which[ \t])(?<!that[ \t])(?<!who[ \t])(?:do[ \t]not|don'?t)|"
     r"let'?s[ \t]play|you[ \t]are[ \t]now|you'?re[ \t]now|pretend|imagine[ \t]you|"
     r"role-?play|stay[ \t]in[ \t]character|expected[ \t](?:output|result|verdict)|"
     r"(?:just|simply)[ \t](?:put|give|mark|rate|score|award)|always[ \t](?:pick|choose|go[ \t]with|round)|"
@@ -481,7 +494,8 @@ _DIRECTIVE = re.compile(
     r"return|add|match|use|set|ingest|judge|round|consider))(?![a-z])"
 )
 """Someone told to do something: a modal, a request, or an imperative at the start of a clause.  'They don't
-know' and 'we do not' describe; only a 'don't' with no subject of its own tells."""
+know', 'we do not' and 'some boxes pass and some don't' describe; only a 'don't' with no subject of its own
+tells."""
 _TARGET = re.compile(
     r"(?<![a-z])(?:this[ \t](?:answer|response|one|line|submission|list|bullet|candidate|reply|note|text)|"
     r"(?:my|the[ \t]candidate'?s?)[ \t](?:answer|response|submission|work)|me|us|"
@@ -598,7 +612,7 @@ _SCORE_BLOCK = re.compile(
 )
 """Scores written as a block of settings ('"correctness": 4, "depth": 4', 'accuracy: 5'): two in a row."""
 _RUBRIC_SETTINGS = re.compile(
-    r"(?:(?<![a-z])(?:mechanism|tradeoffs?|trade[_\-]offs?|numbers|failure[ _\-]?modes)[\"']?"
+    r"(?:(?<![a-z])(?:mechanism|tradeoffs?|trade[_\-]offs?|numbers|failure[ _\-]?modes)\\?[\"']?"
     r"(?:[ \t]{0,3}[:=][ \t]{0,3}|,)[\"']?[0-5](?:\.[0-9]{1,2})?(?![0-9a-z%])[^\n]{0,40}?\n?){2}"
 )
 """Two of this rubric's dimensions set to levels ('mechanism=1.0, numbers=0', a CSV table), whatever the levels."""
