@@ -458,6 +458,19 @@ def test_a_chains_result_is_judged_as_what_the_words_before_the_chain_name(mini_
     assert verdicts["320 KiB"] == "correct"
 
 
+def test_figures_are_read_across_the_line_breaks_of_hard_wrapped_prose(mini_case: Case, rubric: Rubric) -> None:
+    from interviewer.grading.offline.text import unwrapped
+
+    wrapped = (
+        "Traffic: the BF16 parameters cross the fabric three times per step. H100 nodes have 400 Gb/s\n"
+        "InfiniBand per GPU, which is 400 GB/s, so that is about one millisecond of traffic per step."
+    )
+    g = grade(mini_case, rubric, "kv-size", wrapped)
+    assert any(n.claim == "400 GB/s" and n.verdict == "wrong" for n in g.numbers_checked)
+    listed = "- weights: 140 GB\n- KV cache per token: 320 KiB\n- 4,096 tokens: 1.34 GB"
+    assert unwrapped(listed) == listed  # list items are not prose: each line keeps its own figures
+
+
 def test_wrong_arithmetic_caps_numbers(mini_case: Case, rubric: Rubric) -> None:
     g = grade(mini_case, rubric, "kv-size", "The FP16 weights are 70B x 2 bytes = 14 GB, so they fit easily.")
     assert g.dimensions["numbers"].score <= 1

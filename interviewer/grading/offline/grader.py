@@ -54,7 +54,7 @@ from interviewer.grading.offline.quantities import (
     number_checks,
     working_reference,
 )
-from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet, tokens_of
+from interviewer.grading.offline.text import Sentence, analyse, bound, fold, snippet, tokens_of, unwrapped
 from interviewer.grading.types import (
     FLAG_EMPTY,
     FLAG_INJECTION,
@@ -256,13 +256,16 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     sentences = [replace(s, claim=False) if s.index in copied else s for s in sentences]
     ignored = frozenset(injected | copied)
     raw_hits = cq.index.find(sentences, text, folded)
-    figures = [f for f in extract(text, sentences) if f.sentence not in ignored]
-    working = chains(figures, text)
+    # Figures are read with hard-wrapped lines joined (same offsets), as sentences are.
+    flat = unwrapped(text)
+    flat_folded = folded if flat is text else fold(flat)
+    figures = [f for f in extract(flat, sentences) if f.sentence not in ignored]
+    working = chains(figures, flat)
     # A chain's result is what the words before the chain name: 'KV per token = 2 x 80 x 64 x 128 x 2 B = 2.5 MiB'.
     # Not a ratio: a speedup or a share depends on assumptions the working sets ('3.36 / 1.2 ≈ 2.8x' at c = 0.05).
-    bound = {c.result.num_start: c.terms[0].num_start for c in working if c.result.dimension not in _RATIOS}
-    checked = check(figures, cq.references, sentences, folded, cq.givens, facts(), cq.subjects, bound)
-    checked = _with_arithmetic(checked, figures, text, working)
+    starts = {c.result.num_start: c.terms[0].num_start for c in working if c.result.dimension not in _RATIOS}
+    checked = check(figures, cq.references, sentences, flat_folded, cq.givens, facts(), cq.subjects, starts)
+    checked = _with_arithmetic(checked, figures, flat, working)
     swaps = tuple(lexicon().swaps([s for s in sentences if s.claim], text, folded, cq.contrasts))
     wrong = {m.hit.sentence.index for m in misconceptions} | {w.sentence.index for w in swaps}
     wrong |= {c.figure.sentence for c in checked if c.verdict == "wrong"}
@@ -276,7 +279,7 @@ def analyse_answer(cq: CompiledQuestion, cr: CompiledRubric, text: str) -> Analy
     hits, empty, naming = _kept_hits(cq, raw_hits, sentences, folded, wrong, with_unit)
     _text_hits(cq, sentences, folded, wrong, hits)
     estimate = any(
-        has_estimate(sentences[i], text, n) for i, n in per_sentence.items() if n >= 2 and sentences[i].claim
+        has_estimate(sentences[i], flat, n) for i, n in per_sentence.items() if n >= 2 and sentences[i].claim
     )
     return Analysis(
         text=text,

@@ -109,6 +109,22 @@ def _is_soft_wrap(text: str, m: re.Match[str]) -> bool:
     return not _BULLET_START.match(text, m.end())
 
 
+def unwrapped(text: str) -> str:
+    """``text`` with the line breaks of hard-wrapped prose read as spaces (same length, same offsets).
+
+    The breaks are the ones ``split_spans`` joins, so figures and working are read across them as sentences
+    are: '400 Gb/s⏎InfiniBand per GPU, which is 400 GB/s' is one restatement.
+    """
+    if "\n" not in text and "\r" not in text:
+        return text
+    chars: list[str] | None = None
+    for m in _BOUNDARY.finditer(text):
+        if m.group()[0] in "\n\r" and _is_soft_wrap(text, m):
+            chars = chars if chars is not None else list(text)
+            chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(chars) if chars is not None else text
+
+
 def split_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence-like piece of ``text``, stripped of surrounding space."""
     spans: list[tuple[int, int]] = []
