@@ -250,6 +250,11 @@ BUILTIN_SWAPS = [
     ("I'd pick MIG, because it partitions the GPU in hardware.", None),
     ("MIG is simple, but it has no memory isolation.", "mig-mps"),
     ("MIG is stricter than MPS, because it has its own L2.", None),  # two sides before 'it': whose is unclear
+    ("Concept drift is detectable from unlabeled data with a KS test on the features.", "data-concept-drift"),
+    ("Data drift is detectable from unlabeled data; concept drift needs ground truth.", None),
+    ("A CUDA graph makes the intermediates stay in registers, so it cuts memory traffic.", "cuda-graphs-kernel-fusion"),
+    ("Continuous batching waits for the batch window before it runs.", "dynamic-continuous-batching"),
+    ("Dynamic batching waits for the batch window; continuous batching lets requests join at every step.", None),
 ]
 
 
