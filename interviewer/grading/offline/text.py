@@ -109,6 +109,10 @@ def _is_soft_wrap(text: str, m: re.Match[str]) -> bool:
     return not _BULLET_START.match(text, m.end())
 
 
+_LINE_BREAKS = re.compile(r"(?<![\n\r\u2028\u2029])[\n\r\u2028\u2029]+")
+"""The line-break runs of ``_BOUNDARY``, alone."""
+
+
 def unwrapped(text: str) -> str:
     """``text`` with the line breaks of hard-wrapped prose read as spaces (same length, same offsets).
 
@@ -118,8 +122,8 @@ def unwrapped(text: str) -> str:
     if "\n" not in text and "\r" not in text:
         return text
     chars: list[str] | None = None
-    for m in _BOUNDARY.finditer(text):
-        if m.group()[0] in "\n\r" and _is_soft_wrap(text, m):
+    for m in _LINE_BREAKS.finditer(text):
+        if _is_soft_wrap(text, m):
             chars = chars if chars is not None else list(text)
             chars[m.start() : m.end()] = " " * (m.end() - m.start())
     return "".join(chars) if chars is not None else text
