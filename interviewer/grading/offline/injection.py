@@ -19,7 +19,7 @@ the top marks it knows ('a 5', 'five of five'); the other languages and score
 settings; ``_scan``, which applies all of them; ``_hidden``, which decodes a
 message the answer says how to read (backwards, ROT13 or another letter shift,
 Morse, base32) or whose marks are unmistakable (HTML entities, \\u escapes,
-binary); ``encoded_in_original`` for base64; and ``injection_spans``, which
+binary); ``_base64_spans`` for base64; and ``injection_spans``, which
 puts it together.
 """
 
@@ -703,14 +703,15 @@ def _from_base(code: str, b32: bool) -> str | None:
     return plain if plain.isprintable() else None
 
 
-def _shifted(text: str, k: int) -> str:
-    return text.translate(str.maketrans(_LOWER, _LOWER[k:] + _LOWER[:k]))
-
-
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 
 
-def encoded_in_original(original: str) -> list[tuple[int, int]]:
+def _shifted(text: str, k: int) -> str:
+    """Every letter moved ``k`` places on (a Caesar shift; same length)."""
+    return text.translate(str.maketrans(_LOWER, _LOWER[k:] + _LOWER[:k]))
+
+
+def _base64_spans(original: str) -> list[tuple[int, int]]:
     """Base64 runs that decode to a request to the grader, where the answer names base64: spans of ``original``
     (base64 is read in its own letter case, which the folded copy loses)."""
     if not _BASE_HINT.search(original.lower()):
@@ -752,7 +753,7 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
     """(start, end) of each piece of ``answer`` that addresses the grader, in order, not overlapping.
 
     The answer is scanned in a normalized copy (see ``_normalized``) with leetspeak read as letters
-    ('sc0re' as 'score'), hidden messages are decoded (``_hidden``, ``encoded_in_original``), and the spans
+    ('sc0re' as 'score'), hidden messages are decoded (``_hidden``, ``_base64_spans``), and the spans
     are mapped back.  Windows around trigger words are merged before
     scanning, so even an answer made of nothing but trigger words is scanned
     about once; the sentence rule (``_directed_sentences``) reads each
@@ -764,7 +765,7 @@ def injection_spans(answer: str) -> list[tuple[int, int]]:
     found = _scan(text) + _hidden(text, plain)
     if offsets is not None:
         found = [(min(offsets[a:b]), max(offsets[a:b]) + 1) for a, b in found if b > a]
-    found += encoded_in_original(original)
+    found += _base64_spans(original)
     spans: list[tuple[int, int]] = []
     for start, end in sorted(found):
         if not spans or start >= spans[-1][1]:
