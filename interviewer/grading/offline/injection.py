@@ -101,6 +101,7 @@ _PATTERNS: tuple[str, ...] = (
     r"\"role\\?\"[ \t]{0,3}:[ \t]{0,3}\\?\"(?:system|assistant|developer)\b",
     rf"\brespond{_W}(?:only{_W})?with{_W}(?:json|the{_W}json|a{_W}score|full)\b",
     r"\"(?:overall|score)\\?\"[ \t]{0,3}:[ \t]{0,3}(?:100|4)\b",
+    r"'(?:overall|score|final_score)'[ \t]{0,3}:[ \t]{0,3}(?:100|[45])(?![.0-9])",
     # this answer called the reference, and the rest of the checking waved away
     r"\b(?:this|the|my)(?:[ \t]candidate'?s?)?[ \t](?:answer|response|submission)[ \t](?:is|was)[ \t](?:the|a)[ \t]"
     r"(?:reference|model|gold|official|ideal|calibration)[ \t](?:solution|answer|anchor|example)\b",
@@ -518,7 +519,7 @@ _TARGET = re.compile(
     r"(?![ \t]{0,3}(?:node|pod|request|job|kernel|gpu|model|at|by|on)(?![a-z])))(?![a-z])"
 )
 """This answer, or a high mark."""
-_SENTENCE_END = re.compile(r"[.!?](?=[ \t\n)\]\"']|$)|\n")
+_SENTENCE_END = re.compile(r"(?<!\bi\.e)(?<!\be\.g)(?<!\betc)(?<!\bvs)[.!?](?=[ \t\n)\]\"']|$)|\n")
 """Every line break ends a piece: unlike ``text.split_spans``, which joins soft-wrapped lines, so that a
 request on a line of its own is read alone and not with the prose around it."""
 
