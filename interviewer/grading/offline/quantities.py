@@ -797,8 +797,9 @@ PREMISE_TOLERANCE = 0.1
 
 
 def _other_premise(ref: Reference, stated: Sequence[Figure], fig: Figure) -> bool:
-    """The sentence sets one of the reference's premises to another value: '60 s at 25 GB/s' is no misstated
-    '14 s at 100 GB/s', it is another scenario worked through."""
+    """The sentence sets one of the reference's premises to another value: '56 s for a 5.6 TB checkpoint' is no
+    misstated '14 s for 1.4 TB', it is another scenario worked through (rates are not premises: see
+    ``Reference.premises``)."""
     for dim in {p.dimension for p in ref.premises}:
         assumed = [_mid(p) for p in ref.premises if p.dimension == dim]
         same = [_mid(f) for f in stated if f.dimension == dim and f.num_start != fig.num_start]
