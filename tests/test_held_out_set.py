@@ -30,7 +30,7 @@ MIN_ANSWERS = {"answers_g.yaml": 140}
 
 
 def test_there_are_five_held_out_sets() -> None:
-    names = ["answers_d.yaml", "answers_f.yaml", "answers_g.yaml", "answers_i.yaml", "answers_m.yaml"]
+    names = ["answers_d.yaml", "answers_f.yaml", "answers_g.yaml", "answers_i.yaml", "answers_n.yaml"]
     assert [p.name for p in HELD_OUT] == names
 
 
