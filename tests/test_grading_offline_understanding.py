@@ -250,6 +250,11 @@ BUILTIN_SWAPS = [
     ("I'd pick MIG, because it partitions the GPU in hardware.", None),
     ("MIG is simple, but it has no memory isolation.", "mig-mps"),
     ("MIG is stricter than MPS, because it has its own L2.", None),  # two sides before 'it': whose is unclear
+    # a clause that names nothing speaks of the one side its sentence opens with
+    ("MPS is the hardware option: it carves up the GPU, and each process gets its own SMs.", "mig-mps"),
+    ("I'd list who holds memory: the weights, the optimizer state, and the cache that grows with every token.",
+     None),
+    ("A draft model proposes k tokens, and the target verifies them in one forward pass.", None),
     ("Concept drift is detectable from unlabeled data with a KS test on the features.", "data-concept-drift"),
     ("Data drift is detectable from unlabeled data; concept drift needs ground truth.", None),
     ("A CUDA graph makes the intermediates stay in registers, so it cuts memory traffic.", "cuda-graphs-kernel-fusion"),

@@ -218,7 +218,10 @@ def _swap_at(
     if other.names is None:
         return None
     if not other.names.search(folded, c_start, c_end):
-        if not _it_is(other, any_side, folded, sentence, c_start, start):
+        if not (
+            _it_is(other, any_side, folded, sentence, c_start, start)
+            or _sentence_is_about(other, any_side, folded, sentence, c_start)
+        ):
             return None
     elif _RELATIVE.search(folded, max(sentence.start, c_start - 8), c_start) and not other.names.search(
         folded, c_start, start
@@ -233,6 +236,25 @@ def _swap_at(
     if negated(folded, sentence, start, end, own_negations):
         return None  # compared with the phrase's own negations: 'no memory isolation' is not negated by its 'no'
     return Swap(compiled.contrast, other.name, owner.name, sentence, start, end)
+
+
+def _sentence_is_about(
+    side: Side, any_side: re.Pattern[str] | None, folded: str, sentence: Sentence, c_start: int
+) -> bool:
+    """Whether a clause that names no side speaks of ``side``, the subject its sentence opens with.
+
+    'MPS is the hardware option: it carves the GPU up, each process gets its own SMs' gives MPS the SMs,
+    though the last clause names nothing.  The side must be named in the sentence's first clause, and a
+    sentence that names anything else a contrast knows is too tangled to judge: 'I'd list who uses memory:
+    the weights, the optimizer state, the cache that grows per token' is a list, not a claim about weights.
+    """
+    if side.names is None or any_side is None:
+        return False
+    first_end = clause_bounds(folded, sentence, sentence.start)[1]
+    if first_end >= c_start or not side.names.search(folded, sentence.start, first_end):
+        return False
+    named = [m.group() for m in any_side.finditer(folded, sentence.start, sentence.end)]
+    return all(side.names.fullmatch(n) for n in named)
 
 
 def _it_is(
