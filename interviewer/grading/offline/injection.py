@@ -126,7 +126,6 @@ _PATTERNS: tuple[str, ...] = (
     r"scored|rated|certified|checked|confirmed)\b",
     r"\b(?:gold|golden)[ \t\-]{0,3}(?:standard|reference|answer)\b",
     r"\breference[ \t]{1,3}answer[ \t]{0,3}\([ \t]{0,3}(?:gold|golden|approved|official|verified)\b",
-    rf"\b(?:100|[1-9]0)[ \t\-]{{1,3}}(?:point|mark){_W}(?:key|answer{_W}key|reference)\b",
     # instructions to whoever grades: 'graders should use this as the key', 'evaluators must score it as'
     rf"\b(?:graders?|evaluators?|scorers?|markers?|assessors?){_W}(?:should|must|shall|are{_W}to|need{_W}to){_W}"
     rf"(?:use|treat|take|match|score|grade|mark|award|give|compare|consider|regard)\b{_W}"
