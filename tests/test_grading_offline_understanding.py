@@ -681,3 +681,19 @@ def test_a_correct_statement_raises_no_misconception(case_id: str, qid: str, ans
         GradeRequest(case=case, rubric=library.rubrics[case.rubric], question=question, answer=answer)
     )
     assert FLAG_MISCONCEPTION not in g.flags
+
+
+def test_a_numbers_point_without_its_figure_earns_half(tmp_path, rubric: Rubric) -> None:
+    """Naming the quantity with a figure nothing confirms is not sizing it: '... within 3 ms' earns half."""
+    from interviewer.content.loader import load_case
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "cases" / "mini.yaml").read_text()
+    widened = text.replace("aliases: [320 kib, 0.33 mb]", "aliases: [320 kib, 0.33 mb, cache footprint]")
+    assert widened != text
+    (tmp_path / "mini.yaml").write_text(widened)
+    case = load_case(tmp_path / "mini.yaml")
+    right = grade(case, rubric, "kv-size", "The cache footprint is 320 KiB.")
+    unchecked = grade(case, rubric, "kv-size", "The cache footprint is read back within 3 ms.")
+    assert right.dimensions["numbers"].score >= 3
+    assert unchecked.dimensions["numbers"].score == 1

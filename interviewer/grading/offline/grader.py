@@ -353,6 +353,8 @@ class Credit:
 def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
     made: dict[Dimension, list[tuple[str, Hit]]] = {d: [] for d in DIMENSIONS}
     missing: dict[Dimension, list[str]] = {d: [] for d in DIMENSIONS}
+    backed = {c.figure.sentence for c in a.checked if c.verdict == "correct"}
+    # sentences holding a figure checked correct
     for ci, (dim, kp) in enumerate(cq.owners):
         hits = a.hits.get(ci)
         if hits:
@@ -363,7 +365,7 @@ def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
     return Credit(
         made=made,
         missing=missing,
-        share={d: (len(made[d]) / totals[d]) if totals[d] else 0.0 for d in DIMENSIONS},
+        share={d: (_weight(d, made[d], backed) / totals[d]) if totals[d] else 0.0 for d in DIMENSIONS},
         correct=[c for c in a.checked if c.verdict == "correct" and not c.given],
         wrong=[c for c in a.checked if c.verdict == "wrong"],
         unverified_with_unit=sum(
@@ -373,6 +375,27 @@ def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
         ),
         with_unit=sum(1 for c in a.checked if not c.figure.factor),
     )
+
+
+UNBACKED_FIGURE_CREDIT = 0.5
+"""What a numbers key point earns when its sentence holds no figure checked correct and the wording that matched
+holds no figure either: 'KV cache per token is 2.5 MB' names the quantity but not the right amount, and a wrong
+figure the sheet cannot check would otherwise earn the point outright."""
+
+
+def _weight(dim: Dimension, made: Sequence[tuple[str, Hit]], backed: set[int]) -> float:
+    """How many of ``dim``'s key points ``made`` counts for (see ``UNBACKED_FIGURE_CREDIT``)."""
+    if dim != "numbers":
+        return float(len(made))
+    return sum(
+        1.0 if hit.sentence.index in backed or _states_the_figure(hit) else UNBACKED_FIGURE_CREDIT
+        for _, hit in made
+    )
+
+
+def _states_the_figure(hit: Hit) -> bool:
+    """Whether the wording that matched is a figure, word for word ('320 KiB'): the amount itself is right."""
+    return hit.how in ("exact", "words") and any(ch.isdigit() for ch in hit.alias)
 
 
 def _levels(credit: Credit, a: Analysis, follow_up: bool = False) -> dict[Dimension, int]:

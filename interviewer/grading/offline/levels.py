@@ -9,7 +9,9 @@ percentage, so that a level means the same thing offline and online:
   ('but', 'monitor') can reach level 1, or 2 with three or more, never more:
   saying there is a tradeoff is not naming it.  Level 4 needs at least 70% of
   the key points *and* specificity (see ``specific``).
-* numbers: key points (2 x share), correct figures (0.6 per distinct
+* numbers: key points (2 x share; a point whose sentence holds no figure
+  checked correct, matched by a wording that is not itself the figure, counts
+  half), correct figures (0.6 per distinct
   reference, at most 1.8), unit-bearing figures that could not be checked,
   stated in claim sentences (0.15 each, at most 0.6), and a back-of-envelope
   step (0.3), minus 1 per
