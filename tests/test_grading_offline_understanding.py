@@ -320,6 +320,30 @@ def test_the_questions_subject_can_confirm_but_not_condemn(text: str, verdict: s
     assert [c.verdict for c in checked] == [verdict]
 
 
+@pytest.mark.parametrize(
+    ("text", "verdicts"),
+    [
+        # a figure said of a subject ('has', 'with', "'s") is the subject's own, with or without an alias
+        ("The A100 has 128 SMs.", ["wrong"]),
+        ("The A100 has 108 SMs.", ["correct"]),
+        ("Mixtral has 56B parameters.", ["wrong"]),
+        ("An A100 with 40 GB is enough.", ["unverified"]),  # 'A100' is every A100: the 40 GB one too
+        ("8 H100s have 640 GB of memory between them.", ["unverified"]),  # a count of them
+        ("It fits on one H100 with 10 GB to spare.", ["unverified"]),  # what is left, not the H100's
+        ("The H100 has ~400 GB/s per direction in practice over NVLink.", ["unverified"]),  # achieved, not peak
+        # an alias bound to the figure says what it measures: the H100's 900 GB/s NVLink does not confirm it
+        ("The H100 has ~900 GB/s of memory bandwidth.", ["wrong"]),
+    ],
+)
+def test_a_figure_said_of_a_subject_is_checked_against_its_facts(text: str, verdicts: list[str]) -> None:
+    from interviewer.grading.offline.compiled import facts
+
+    folded = fold(text)
+    sentences = analyse(text, folded)
+    checked = check(extract(text, sentences), [], sentences, folded, (), facts(), frozenset())
+    assert [c.verdict for c in checked] == verdicts
+
+
 def test_number_spam_does_not_reach_the_top(mini_case: Case, rubric: Rubric) -> None:
     spam = "Numbers: 12 GB, 48 GB/s, 7 ms, 300 tokens/s, 19 TB, 4.2 TFLOP/s, 65%, 3x, 900 W, 81 GB, 0.7 ms, 11 GB/s."
     g = grade(mini_case, rubric, "kv-size", spam)

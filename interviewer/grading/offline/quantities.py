@@ -197,7 +197,9 @@ def extract(text: str, sentences: Sequence[Sentence]) -> list[Figure]:
                 if w in ("x", "×") or not w[0].isalnum() or "/" in w:
                     break
                 if w[0].isalpha():
-                    words_after.append(w.lower())
+                    words_after.append(w.lower().rstrip(".!?'\""))  # '128 SMs.' is about SMs
+                if w[-1] in ".!?":
+                    break
             nouns = tuple(words_after)
         start = m.start()
         floor = max(sentence.start, m.start() - 30, figures[-1].num_end if figures else 0)
@@ -344,6 +346,17 @@ def working_reference(working: str) -> Reference:
     )
 
 
+_SAID_OF = re.compile(
+    r"(?:[ ]?'s)?(?:[ ]{0,2}(?:has|have|had|with|offers|gives|provides|delivers|reaches|is|are|was|at|about|around|"
+    r"roughly|approximately|only|just|of|~|:|,|\(|-|=))*[ ]{0,2}~?"
+)
+"""What may sit between a subject's name and a figure said of it."""
+_LEFT_OVER = re.compile(r"[ ]{1,2}(?:to[ ]spare|spare|left|free|remaining|of[ ]headroom|headroom|more|less|extra)\b")
+"""'an H100 with 10 GB to spare': the figure is what remains, not the subject's own."""
+_COUNTED = re.compile(r"(?:[0-9]+[ ]?[x×*]?|two|four|eight|sixteen|several|many|multiple)[ ]{0,2}$")
+"""A count just before a name ('8 H100s', '8x H100'): the figure is the group's, not one device's."""
+
+
 class FactIndex:
     """The fact sheet compiled for checking: who a sentence names, and the figures known about them."""
 
@@ -365,6 +378,11 @@ class FactIndex:
         self._owner = names
         bodies = [r"[\s\-_.]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
         self._pattern = re.compile(r"(?<![\w.])(?:" + "|".join(bodies) + r")(?!\w)") if bodies else None
+        # 'A100' is every A100's name when a figure is said of it: a 40 GB A100 is as real as the 80 GB one.
+        self._family: dict[str, frozenset[str]] = {
+            name: frozenset(sid for other, sid in names.items() if other == name or other.startswith(name + " "))
+            for name in names
+        }
 
     def named(self, folded: str, start: int = 0, end: int | None = None) -> frozenset[str]:
         """Subject ids named in ``folded[start:end]``."""
@@ -373,6 +391,27 @@ class FactIndex:
         stop = len(folded) if end is None else end
         found = self._pattern.finditer(folded, start, stop)
         return frozenset(self._owner[" ".join(re.findall(r"[^\W_]+", m.group()))] for m in found)
+
+    def dimensions(self, subjects: frozenset[str]) -> frozenset[str]:
+        """The kinds of figure the facts of ``subjects`` hold ('noun:sm' for an SM count)."""
+        return frozenset(r.dimension for sid in subjects for r in self.refs.get(sid, ()))
+
+    def said_of(self, folded: str, start: int, at: int) -> frozenset[str]:
+        """The subjects a figure at ``at`` is said of: a name just before it, joined only by 'has', 'with', 'at'...
+
+        'The A100 has 128 SMs' and "Mixtral's 56B parameters" say the figure is the subject's own; '8 H100s
+        have 640 GB' (a count of them), 'the H100 node has 640 GB' and 'an H100 needs 3 GB for the cache' do not.
+        """
+        if self._pattern is None:
+            return frozenset()
+        last = None
+        for m in self._pattern.finditer(folded, max(start, at - 60), at):
+            last = m
+        if last is None or not _SAID_OF.fullmatch(folded, last.end(), at):
+            return frozenset()
+        if _COUNTED.search(folded, max(start, last.start() - 12), last.start()):
+            return frozenset()
+        return self._family.get(" ".join(re.findall(r"[^\W_]+", last.group())), frozenset())
 
     def subject_of(self, text: str) -> str | None:
         """The one subject a reference's ``measures`` names; None for none or several."""
@@ -578,11 +617,14 @@ def is_given(figure: Figure, dimension: str, givens: Sequence[Given]) -> bool:
     return False
 
 
-def figure_dimension(figure: Figure, refs: Sequence[Reference]) -> str | None:
-    """The figure's dimension; a unit-less number takes one from a following noun that a reference uses."""
+def figure_dimension(
+    figure: Figure, refs: Sequence[Reference], sheet_dims: frozenset[str] = frozenset()
+) -> str | None:
+    """The figure's dimension; a unit-less number takes one from a following noun that a reference uses (or a
+    fact of a subject its sentence names: 'the A100 has 128 SMs')."""
     if figure.dimension is not None:
         return figure.dimension
-    dims = {r.dimension for r in refs}
+    dims = {r.dimension for r in refs} | sheet_dims
     for word in figure.nouns:
         noun = singular(word)
         if f"noun:{noun}" in dims:
@@ -646,18 +688,19 @@ def check(
         return settings_of[index]
 
     for fig in figures:
-        dim = figure_dimension(fig, refs)
-        if dim is None:
-            continue
         sentence = sentences[fig.sentence]
-        if fig.dimension is None:
-            fig = replace(fig, dimension=dim)
-        per = None if fig.per is None or fig.per in NEUTRAL_PER else stem(fig.per)
         here: frozenset[str] = frozenset()
         if facts is not None:
             if fig.sentence not in named:
                 named[fig.sentence] = facts.named(folded, sentence.start, sentence.end)
             here = named[fig.sentence]
+        sheet_dims = facts.dimensions(here) if facts is not None and fig.dimension is None else frozenset()
+        dim = figure_dimension(fig, refs, sheet_dims)
+        if dim is None:
+            continue
+        if fig.dimension is None:
+            fig = replace(fig, dimension=dim)
+        per = None if fig.per is None or fig.per in NEUTRAL_PER else stem(fig.per)
         key = (fig.sentence, dim, per)
         if key not in pools:
             pool: Sequence[Reference] = refs
@@ -679,6 +722,13 @@ def check(
             for i, (c, t) in enumerate(scored)
             if accepts(t.ref, fig) and not _other_setting(t.ref, way, _DIRECTIONS)
         ]
+        if accepted and any(
+            t.sheet and c.alias_gap is not None and c.alias_gap <= BOUND_ALIAS_GAP and not accepts(t.ref, fig)
+            and not _other_setting(t.ref, way)
+            for c, t in scored
+        ):
+            unnamed = {id(t.ref) for c, t in scored if t.sheet and c.alias_gap is None}
+            accepted = [a for a in accepted if id(a[2]) not in unnamed]
         if accepted:
             out.append(Checked(fig, "correct", max(accepted, key=lambda t: (t[0], t[1]))[2], given=given))
             cleared.append(fig)
@@ -716,9 +766,20 @@ def check(
             top = max(c.score for c, _ in condemning)
             tied = [r for c, r in condemning if c.score >= top - 1e-9]
             out.append(Checked(fig, "wrong", min(tied, key=lambda r: _log_distance(r, fig))))
+        elif (
+            (owned := _owned_wrong(facts, fig, dim, per, sentence, folded, way)) is not None
+            and not excused
+            and not _excused(fig, [owned], cands, others, sentence, folded)
+        ):
+            out.append(Checked(fig, "wrong", owned))
         else:
             out.append(Checked(fig, "unverified", None))
     return out
+
+
+BOUND_ALIAS_GAP = 2
+"""An alias this close to a figure says what the figure measures ('900 GB/s of memory bandwidth'): a reference
+whose alias sits further away cannot confirm it."""
 
 
 ACHIEVED = words(
@@ -769,6 +830,27 @@ _SETTING = re.compile(
         for i, names in enumerate(_SETTINGS)
     )
 )
+
+
+def _owned_wrong(
+    facts: FactIndex | None, fig: Figure, dim: str, per: str | None, sentence: Sentence, folded: str,
+    way: frozenset[int],
+) -> Reference | None:
+    """The fact a figure said of a subject contradicts ('The A100 has 128 SMs'), when none of its facts of that
+    kind accepts it and the nearest is within ``WRONG_MAX_RATIO``; None otherwise."""
+    if facts is None or fig.factor or _LEFT_OVER.match(folded, fig.end):
+        return None
+    owners = facts.said_of(folded, sentence.start, fig.start)
+    if not owners:
+        return None
+    own = [
+        r for sid in sorted(owners) for r in facts.refs.get(sid, ())
+        if r.dimension == dim and (per is None or per in r.text_stems) and not _other_setting(r, way)
+    ]
+    if not own or any(accepts(r, fig) for r in own):
+        return None
+    nearest = min(own, key=lambda r: _log_distance(r, fig))
+    return nearest if _plausible(nearest, fig) else None
 
 
 def named_settings(folded: str, start: int = 0, end: int | None = None) -> frozenset[int]:
