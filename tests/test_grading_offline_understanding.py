@@ -333,6 +333,11 @@ def test_the_questions_subject_can_confirm_but_not_condemn(text: str, verdict: s
         ("The H100 has ~400 GB/s per direction in practice over NVLink.", ["unverified"]),  # achieved, not peak
         # an alias bound to the figure says what it measures: the H100's 900 GB/s NVLink does not confirm it
         ("The H100 has ~900 GB/s of memory bandwidth.", ["wrong"]),
+        # a family's bare name is checked against every generation; a generation's name against that one only
+        ("InfiniBand at 400 GB/s per port.", ["wrong"]),
+        ("InfiniBand at 200 Gb/s per port.", ["correct"]),
+        ("Each hop is trivial over NVLink at 900 TB/s.", ["wrong"]),
+        ("NVLink 4 gives 600 GB/s per GPU.", ["wrong"]),
     ],
 )
 def test_a_figure_said_of_a_subject_is_checked_against_its_facts(text: str, verdicts: list[str]) -> None:

@@ -302,6 +302,10 @@ class Subject(_Strict):
     names: list[str] = Field(min_length=1)
     """How answers name it, e.g. ['H100 SXM', 'H100']; matched on word boundaries, case-insensitively."""
     facts: list[Fact] = Field(min_length=1)
+    family: bool = False
+    """A family's bare name ('NVLink', 'InfiniBand') with every generation's figures: a sentence that names it and
+    no specific subject ('InfiniBand at 400 GB/s') is checked against all of them, one that names a generation
+    or a GPU only against that."""
 
 
 class FactSheet(_Strict):

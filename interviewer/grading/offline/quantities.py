@@ -376,6 +376,9 @@ class FactIndex:
                 if folded:
                     names.setdefault(folded, sid)
         self._owner = names
+        self.hardware = frozenset(s.id for s in (sheet.subjects if sheet else []) if s.kind in ("gpu", "link"))
+        """GPUs and links: a question naming one of them judges a family's bare name ('NVLink') by its figures."""
+        self.families = frozenset(subject.id for subject in (sheet.subjects if sheet else []) if subject.family)
         bodies = [r"[\s\-_.]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
         self._pattern = re.compile(r"(?<![\w.])(?:" + "|".join(bodies) + r")(?!\w)") if bodies else None
         # 'A100' is every A100's name when a figure is said of it: a 40 GB A100 is as real as the 80 GB one.
@@ -390,7 +393,9 @@ class FactIndex:
             return frozenset()
         stop = len(folded) if end is None else end
         found = self._pattern.finditer(folded, start, stop)
-        return frozenset(self._owner[" ".join(re.findall(r"[^\W_]+", m.group()))] for m in found)
+        ids = frozenset(self._owner[" ".join(re.findall(r"[^\W_]+", m.group()))] for m in found)
+        specific = ids - self.families
+        return specific or ids
 
     def dimensions(self, subjects: frozenset[str]) -> frozenset[str]:
         """The kinds of figure the facts of ``subjects`` hold ('noun:sm' for an SM count)."""
@@ -680,6 +685,8 @@ def check(
         if not f.factor:
             in_sentence.setdefault(f.sentence, []).append(f)
     repeated = Counter((f.dimension, f.readings) for f in figures)
+    hearsay: set[int] = set()
+    """References (by identity) that may condemn a figure but not confirm it: see where the pools are built."""
     settings_of: dict[int, frozenset[int]] = {}
 
     def sentence_settings(index: int) -> frozenset[int]:
@@ -706,7 +713,13 @@ def check(
             pool: Sequence[Reference] = refs
             sheet_ids: set[int] = set()
             if facts is not None:
-                sheet_refs = [r for sid in sorted(here or default_subjects) for r in facts.refs.get(sid, ())]
+                subjects = here or default_subjects
+                if here and here <= facts.families and default_subjects & facts.hardware:
+                    # 'over NVLink' in a question about H100s: the H100's figures judge it, and the family's
+                    # (every generation) may only condemn, or an A100's 600 GB/s would pass for an H100's.
+                    subjects = here | default_subjects
+                    hearsay.update(id(r) for sid in here for r in facts.refs.get(sid, ()))
+                sheet_refs = [r for sid in sorted(subjects) for r in facts.refs.get(sid, ())]
                 sheet_ids = {id(r) for r in sheet_refs}  # by identity: comparing dataclasses field by field is slow
                 pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
             found = [r for r in pool if r.dimension == dim and (per is None or per in r.text_stems)]
@@ -720,7 +733,7 @@ def check(
         accepted = [
             (c.score, -i, t.ref)
             for i, (c, t) in enumerate(scored)
-            if accepts(t.ref, fig) and not _other_setting(t.ref, way, _DIRECTIONS)
+            if accepts(t.ref, fig) and not _other_setting(t.ref, way, _DIRECTIONS) and id(t.ref) not in hearsay
         ]
         if accepted and any(
             t.sheet and c.alias_gap is not None and c.alias_gap <= BOUND_ALIAS_GAP and not accepts(t.ref, fig)
@@ -733,7 +746,13 @@ def check(
             out.append(Checked(fig, "correct", max(accepted, key=lambda t: (t[0], t[1]))[2], given=given))
             cleared.append(fig)
             continue
-        if not scored and len(cands) == 1 and accepts(cands[0], fig) and not _other_setting(cands[0], way, _DIRECTIONS):
+        if (
+            not scored
+            and len(cands) == 1
+            and accepts(cands[0], fig)
+            and not _other_setting(cands[0], way, _DIRECTIONS)
+            and id(cands[0]) not in hearsay
+        ):
             out.append(Checked(fig, "correct", cands[0], given=given))
             cleared.append(fig)
             continue
@@ -741,6 +760,8 @@ def check(
             out.append(Checked(fig, "unverified", None, given=True))
             continue
         others = [f for f in in_sentence.get(fig.sentence, []) if f.num_start != fig.num_start]
+        # A family's figure of some generation ('400 Gb/s InfiniBand' is NDR) is no error for its other generations.
+        vouched = {t.ref.subject for _, t in scored if id(t.ref) in hearsay and accepts(t.ref, fig)}
         condemning = [
             (c, t.ref)
             for c, t in scored
@@ -750,6 +771,8 @@ def check(
             and (not t.sheet or t.ref.subject in here)
             and all(_gap(c.alias_span, o, folded) >= c.alias_gap for o in others)
             and _plausible(t.ref, fig)
+            and not accepts(t.ref, fig)  # a reference that may only condemn can still accept it
+            and t.ref.subject not in vouched
             and not _stated(t.ref, givens)
             and not _other_setting(t.ref, way)
             and (t.sheet or not _other_premise(t.ref, every.get(fig.sentence, []), fig))
