@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from interviewer.content.schema import Case, Contrast, ContrastSide, Fact, FactSheet, Lexicon, Rubric, Subject
@@ -22,6 +24,17 @@ def grade(case: Case, rubric: Rubric, qid: str, text: str) -> Grade:
 
 def scores(g: Grade) -> dict[str, int]:
     return {d: s.score for d, s in g.dimensions.items()}
+
+def mini_case_with(tmp_path: Path, old: str, new: str) -> Case:
+    """The mini case with one piece of it changed (a widened alias list), loaded from ``tmp_path``."""
+    from interviewer.content.loader import load_case
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "cases" / "mini.yaml").read_text()
+    changed = text.replace(old, new)
+    assert changed != text
+    (tmp_path / "mini.yaml").write_text(changed)
+    return load_case(tmp_path / "mini.yaml")
 
 
 # --------------------------------------------------------------------------- polarity and substance
@@ -626,17 +639,11 @@ def test_a_wrong_belief_zeroes_the_follow_up_it_answers(mini_case: Case, rubric:
 
 def test_naming_a_point_uses_up_only_the_wording_the_sentence_used(tmp_path, rubric: Rubric) -> None:
     """A point with several wordings must not swallow the words that say something about it."""
-    from interviewer.content.loader import load_case
-    from tests.conftest import FIXTURES
-
-    text = (FIXTURES / "cases" / "mini.yaml").read_text()
-    widened = text.replace(
+    case = mini_case_with(
+        tmp_path,
         "aliases: [slow link, straggler, hang]",
         "aliases: [slow link, straggler, hang, whole ring waits, slowest gpu sets the pace]",
     )
-    assert widened != text
-    (tmp_path / "mini.yaml").write_text(widened)
-    case = load_case(tmp_path / "mini.yaml")
     answer = "With a straggler the whole ring waits, and the slowest GPU sets the pace for everyone."
     g = grade(case, rubric, "allreduce", answer)
     assert g.dimensions["failure_modes"].score >= 3
@@ -645,16 +652,11 @@ def test_naming_a_point_uses_up_only_the_wording_the_sentence_used(tmp_path, rub
 def test_a_long_wording_matches_with_one_word_changed(tmp_path, rubric: Rubric) -> None:
     """A paraphrase keeps most words of a wording and changes one; only wordings of four or more words are
     matched that loosely, and only for key points (never a misconception)."""
-    from interviewer.content.loader import load_case
-    from tests.conftest import FIXTURES
-
-    text = (FIXTURES / "cases" / "mini.yaml").read_text()
-    widened = text.replace(
+    case = mini_case_with(
+        tmp_path,
         "aliases: [slow link, straggler, hang]",
         "aliases: [slow link, straggler, whole ring waits, slowest gpu sets pace]",
     )
-    (tmp_path / "mini.yaml").write_text(widened)
-    case = load_case(tmp_path / "mini.yaml")
 
     def failure(answer: str) -> int:
         return grade(case, rubric, "allreduce", answer).dimensions["failure_modes"].score
@@ -674,14 +676,9 @@ def test_repeating_the_prompts_own_word_does_not_make_a_point(mini_case: Case, r
 
 
 def test_a_wording_made_of_the_prompts_words_does_not_make_a_point(tmp_path, rubric: Rubric) -> None:
-    from interviewer.content.loader import load_case
-    from tests.conftest import FIXTURES
-
-    text = (FIXTURES / "cases" / "mini.yaml").read_text()
-    widened = text.replace("aliases: [reduce-scatter, all-gather, ring]", "aliases: [reduce-scatter, ring all-reduce]")
-    assert widened != text
-    (tmp_path / "mini.yaml").write_text(widened)
-    case = load_case(tmp_path / "mini.yaml")
+    case = mini_case_with(
+        tmp_path, "aliases: [reduce-scatter, all-gather, ring]", "aliases: [reduce-scatter, ring all-reduce]"
+    )
     echo = grade(case, rubric, "allreduce", "A ring all-reduce moves the data between the eight GPUs in steps.")
     assert echo.dimensions["mechanism"].score == 0
 
@@ -714,14 +711,7 @@ def test_a_correct_statement_raises_no_misconception(case_id: str, qid: str, ans
 
 def test_a_numbers_point_without_its_figure_earns_half(tmp_path, rubric: Rubric) -> None:
     """Naming the quantity with a figure nothing confirms is not sizing it: '... within 3 ms' earns half."""
-    from interviewer.content.loader import load_case
-    from tests.conftest import FIXTURES
-
-    text = (FIXTURES / "cases" / "mini.yaml").read_text()
-    widened = text.replace("aliases: [320 kib, 0.33 mb]", "aliases: [320 kib, 0.33 mb, cache footprint]")
-    assert widened != text
-    (tmp_path / "mini.yaml").write_text(widened)
-    case = load_case(tmp_path / "mini.yaml")
+    case = mini_case_with(tmp_path, "aliases: [320 kib, 0.33 mb]", "aliases: [320 kib, 0.33 mb, cache footprint]")
     right = grade(case, rubric, "kv-size", "The cache footprint is 320 KiB.")
     unchecked = grade(case, rubric, "kv-size", "The cache footprint is read back within 3 ms.")
     assert right.dimensions["numbers"].score >= 3
