@@ -524,6 +524,18 @@ def test_figures_are_read_across_the_line_breaks_of_hard_wrapped_prose(mini_case
     assert unwrapped(listed) == listed  # list items are not prose: each line keeps its own figures
 
 
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("The KV cache per token is 500 KiB.", "wrong"),
+        ("The KV cache per token stays under 500 KiB.", "unverified"),  # a limit, not the value
+        ("The KV cache per token is at most ~500 KiB.", "unverified"),
+    ],
+)
+def test_a_limit_is_not_a_stated_value(mini_case: Case, rubric: Rubric, text: str, verdict: str) -> None:
+    assert [c.verdict for c in grade(mini_case, rubric, "kv-size", text).numbers_checked] == [verdict]
+
+
 def test_wrong_arithmetic_caps_numbers(mini_case: Case, rubric: Rubric) -> None:
     g = grade(mini_case, rubric, "kv-size", "The FP16 weights are 70B x 2 bytes = 14 GB, so they fit easily.")
     assert g.dimensions["numbers"].score <= 1

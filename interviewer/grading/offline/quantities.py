@@ -351,6 +351,11 @@ _SAID_OF = re.compile(
     r"roughly|approximately|only|just|of|~|:|,|\(|-|=))*[ ]{0,2}~?"
 )
 """What may sit between a subject's name and a figure said of it."""
+_BOUND_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:under|above|below|at[ ]least|at[ ]most|up[ ]to|less[ ]than|more[ ]than|exceeds?|exceeding)"
+    r"|[<>≤≥])[ ]{0,2}(?:(?:about|around|roughly|approximately)[ ]{1,2}|~|≈)?[ ]{0,2}$"
+)
+"""A limit before a figure ('under ~10%', 'up to 164 KB'): a bound the candidate sets, not a value they state."""
 _LEFT_OVER = re.compile(r"[ ]{1,2}(?:to[ ]spare|spare|left|free|remaining|of[ ]headroom|headroom|more|less|extra)\b")
 """'an H100 with 10 GB to spare': the figure is what remains, not the subject's own."""
 _COUNTED = re.compile(r"(?:[0-9]+[ ]?[x×*]?|two|four|eight|sixteen|several|many|multiple)[ ]{0,2}$")
@@ -777,6 +782,8 @@ def check(
             and not _other_setting(t.ref, way)
             and (t.sheet or not _other_premise(t.ref, every.get(fig.sentence, []), fig))
         ]
+        if condemning and _BOUND_BEFORE.search(folded, max(sentence.start, fig.num_start - 25), fig.num_start):
+            condemning = []  # 'keep the bubble under ~10%' sets a limit; it does not state the reference's value
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
         blamed = [r for _, r in condemning] or cands
@@ -862,6 +869,8 @@ def _owned_wrong(
     """The fact a figure said of a subject contradicts ('The A100 has 128 SMs'), when none of its facts of that
     kind accepts it and the nearest is within ``WRONG_MAX_RATIO``; None otherwise."""
     if facts is None or fig.factor or _LEFT_OVER.match(folded, fig.end):
+        return None
+    if _BOUND_BEFORE.search(folded, max(sentence.start, fig.num_start - 25), fig.num_start):
         return None
     owners = facts.said_of(folded, sentence.start, fig.start)
     if not owners:
