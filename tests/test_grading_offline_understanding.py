@@ -492,6 +492,10 @@ def test_below_four_says_what_the_next_level_needs(mini_case: Case, rubric: Rubr
         ("Total ≈ 6.98 + 1.05 ≈ 12B.", ["≈ 12B"]),
         ("With d = 4,096: 12 × 4,096² = 12 × 16.8M ≈ 20M per layer.", ["≈ 20M"]),  # a right-hand side of its own
         ("With d = 4,096: 12 × 4,096² = 12 × 16.8M ≈ 201M per layer.", []),
+        # a sum whose terms are named at length began before the chain the parser can read
+        ("Weights 2 B + grads 2 B + master 4 B + Adam first and second moments 4 B + 4 B = 16 B.", []),
+        ("Weights + grads are 4 bytes x 70B = 28 GB.", ["28 GB"]),  # words joined by '+': no earlier figure
+        ("A 640 x 640 RGB image is 640 x 640 x 3 ~ 12 MB.", ["~ 12 MB"]),  # after 'is', a new right-hand side
     ],
 )
 def test_the_candidates_own_arithmetic_is_checked(text: str, wrong: list[str]) -> None:

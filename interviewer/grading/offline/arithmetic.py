@@ -50,6 +50,13 @@ _SAME = re.compile(
     r"(?:which is|that is|that's|i\.e\.,?|aka)[ \t]*~?[ \t]*$",
     re.IGNORECASE,
 )
+_AFTER_TERM = re.compile(
+    r"[0-9][^\n0-9]{0,6}[x×*·+][ \t]*"
+    r"(?:(?!(?:is|are|was|gives|equals|means)(?![A-Za-z]))[A-Za-z0-9][A-Za-z0-9\-]{0,15}[ \t]+){1,8}$"
+)
+"""A figure, an operator and naming words just before a chain's first figure: the expression started before the
+chain, its earlier terms named at more length than a chain allows ('4 B + Adam first and second moments 4 B + 4 B
+= 16 B').  A verb among the words starts a new right-hand side ('640 x 640 RGB image is 640 x 640 x 3')."""
 _GLUED_EQ = re.compile(r"[≈∼~]")
 """A result whose figure carries its own '≈' ('4,096 x 4,096 ≈ 16.8M'): the sign is read with the figure."""
 _CHAIN_BREAK = re.compile(r"[()\[\]]|[x×*·/+][ \t]*$")
@@ -143,6 +150,8 @@ def _chains(figs: list[Figure], text: str) -> list[Chain]:
             break
         if result is not None and _EXPONENT.match(text, result.end):
             result = None  # '1.2e24', '3 x 10^9': notation the extractor reads only in part
+        if result is not None and _AFTER_TERM.search(text, max(0, figs[i].num_start - 80), figs[i].num_start):
+            result = None  # '... 4 B + Adam first and second moments 4 B + 4 B = 16 B': the sum began earlier
         if result is not None and not _CHAIN_BREAK.search(before):
             out.append(Chain(chain, ops, result))
         i = j + 1 if j > i else i + 1
