@@ -346,7 +346,7 @@ class ConceptIndex:
     succeed with less, so nothing is lost by skipping the rest.
     """
 
-    def __init__(self, concepts: Sequence[Concept], *, loose: bool = False):
+    def __init__(self, concepts: Sequence[Concept], *, loose: bool = False, typos: bool = True):
         self.concepts = tuple(concepts)
         self.loose = loose
         # Each alias gets a number in (concept, alias) order; a stem's posting list repeats the number once per
@@ -361,7 +361,7 @@ class ConceptIndex:
                 keys = alias.index_keys
                 # A sentence missing one stem can match only through a typo in a long word (``_words_present``),
                 # or, in a loose index, a long wording with one word changed (``_order_free_loose``).
-                typo_possible = alias.fuzzy_cutoff is not None and any(len(w) > 4 for w in alias.words)
+                typo_possible = typos and alias.fuzzy_cutoff is not None and any(len(w) > 4 for w in alias.words)
                 long_wording = loose and alias.fuzzy_cutoff is not None and len(alias.stems) >= LOOSE_MIN_STEMS
                 one_short = typo_possible or long_wording
                 self._need.append((max(1, len(keys) - 1) if one_short else len(keys), len(keys)))

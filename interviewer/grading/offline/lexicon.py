@@ -175,7 +175,7 @@ class SwapFinder:
                 for phrase in side.defining:
                     phrases.append((phrase, [phrase]))
                     self._owners.append((compiled, si))
-        self._defining = ConceptIndex(compile_concepts(phrases, strict=True))
+        self._defining = ConceptIndex(compile_concepts(phrases, strict=True), typos=False)
         names = [n for _, c in contrasts for side in c.contrast.sides for n in (side.name, *side.aliases)]
         self._any_side = _phrase_pattern(names)
 
