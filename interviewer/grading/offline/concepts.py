@@ -343,7 +343,10 @@ class ConceptIndex:
     An alias becomes a candidate when the sentence holds all but one of its
     content stems (every stem for acronyms), or the stem of its words run
     together ('PagedAttention' for 'paged attention'): no matching step can
-    succeed with less, so nothing is lost by skipping the rest.
+    succeed with less, so nothing is lost by skipping the rest.  With
+    ``typos=False`` an alias needs every stem (no misspelt word): for the
+    lexicon's two thousand short defining phrases, where the typo step would
+    try most of them on every sentence that names a contrast.
     """
 
     def __init__(self, concepts: Sequence[Concept], *, loose: bool = False, typos: bool = True):
