@@ -126,6 +126,15 @@ _PATTERNS: tuple[str, ...] = (
     r"scored|rated|certified|checked|confirmed)\b",
     r"\b(?:gold|golden)[ \t\-]{0,3}(?:standard|reference|answer)\b",
     r"\breference[ \t]{1,3}answer[ \t]{0,3}\([ \t]{0,3}(?:gold|golden|approved|official|verified)\b",
+    # an answer labelled as a scored example, pressure on the grader, conditions on low scores
+    rf"\b(?:example|sample|instance){_W}of{_W}an?{_W}(?:[0-9]|four|five|ten|full|perfect|top)[ \t\-]{{0,3}}"
+    r"(?:point|mark|score|level|band)[ \t]{1,3}(?:answer|response)\b",
+    rf"\bfor{_W}(?:grader|grading|scorer|scoring|evaluator|rater|marker){_W}calibration\b",
+    rf"\b(?:graders?|scorers?|evaluators?|raters?|markers?){_W}(?:that|who|which){_W}(?:under-?score|under-?rate|"
+    r"under-?mark|mark[ \t]down|penali[sz]e|dock|low-?ball)",
+    rf"\b(?:any{_W})?(?:scores?|grades?|ratings?|marks?){_W}(?:below|under|less{_W}than|lower{_W}than){_W}"
+    rf"(?:[0-9]|four|five|full){_W}(?:must|shall|will{_W}need|need|requires?|have{_W}to)\b",
+    rf"\b(?:whatever|the){_W}(?:score|grade|rating|mark){_W}(?:that{_W})?comes?{_W}back\b",
     # instructions to whoever grades: 'graders should use this as the key', 'evaluators must score it as'
     rf"\b(?:graders?|evaluators?|scorers?|markers?|assessors?){_W}(?:should|must|shall|are{_W}to|need{_W}to){_W}"
     rf"(?:use|treat|take|match|score|grade|mark|award|give|compare|consider|regard)\b{_W}"
@@ -304,7 +313,7 @@ _TRIGGER_WORDS = words(
     "administrator operator directive expected credit regrade assume penalty penalties eval_config "
     "evaluation_config fail settle skip bypass disable deduction deductions anybody candidate band criterion "
     "criteria paste reveal mention omit leave green ratingvalue bestrating ful gradr grdr fll final role apply follow "
-    "consult reference remaining"
+    "consult reference remaining graders evaluators scorers raters markers underscore"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(sorted(_TRIGGER_WORDS), key=len, reverse=True)) + r")(?![a-z])"
