@@ -353,8 +353,8 @@ class Credit:
 def _credit(request: GradeRequest, cq: CompiledQuestion, a: Analysis) -> Credit:
     made: dict[Dimension, list[tuple[str, Hit]]] = {d: [] for d in DIMENSIONS}
     missing: dict[Dimension, list[str]] = {d: [] for d in DIMENSIONS}
-    backed = {c.figure.sentence for c in a.checked if c.verdict == "correct"}
     # sentences holding a figure checked correct
+    backed = {c.figure.sentence for c in a.checked if c.verdict == "correct"}
     for ci, (dim, kp) in enumerate(cq.owners):
         hits = a.hits.get(ci)
         if hits:

@@ -387,7 +387,7 @@ class FactIndex:
         bodies = [r"[\s\-_.]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
         self._pattern = re.compile(r"(?<![\w.])(?:" + "|".join(bodies) + r")(?!\w)") if bodies else None
         # 'A100' is every A100's name when a figure is said of it: a 40 GB A100 is as real as the 80 GB one.
-        self._family: dict[str, frozenset[str]] = {
+        self._variants: dict[str, frozenset[str]] = {
             name: frozenset(sid for other, sid in names.items() if other == name or other.startswith(name + " "))
             for name in names
         }
@@ -421,7 +421,7 @@ class FactIndex:
             return frozenset()
         if _COUNTED.search(folded, max(start, last.start() - 12), last.start()):
             return frozenset()
-        return self._family.get(" ".join(re.findall(r"[^\W_]+", last.group())), frozenset())
+        return self._variants.get(" ".join(re.findall(r"[^\W_]+", last.group())), frozenset())
 
     def subject_of(self, text: str) -> str | None:
         """The one subject a reference's ``measures`` names; None for none or several."""
@@ -690,8 +690,13 @@ def check(
         if not f.factor:
             in_sentence.setdefault(f.sentence, []).append(f)
     repeated = Counter((f.dimension, f.readings) for f in figures)
-    hearsay: set[int] = set()
-    """References (by identity) that may condemn a figure but not confirm it: see where the pools are built."""
+    # 'over NVLink' in a question about H100s: the H100's figures judge it, and the family's (every generation)
+    # may only condemn, or an A100's 600 GB/s would pass for an H100's.  References by identity.
+    hearsay: frozenset[int] = (
+        frozenset(id(r) for sid in facts.families for r in facts.refs.get(sid, ()))
+        if facts is not None and default_subjects & facts.hardware
+        else frozenset()
+    )
     settings_of: dict[int, frozenset[int]] = {}
 
     def sentence_settings(index: int) -> frozenset[int]:
@@ -719,11 +724,8 @@ def check(
             sheet_ids: set[int] = set()
             if facts is not None:
                 subjects = here or default_subjects
-                if here and here <= facts.families and default_subjects & facts.hardware:
-                    # 'over NVLink' in a question about H100s: the H100's figures judge it, and the family's
-                    # (every generation) may only condemn, or an A100's 600 GB/s would pass for an H100's.
-                    subjects = here | default_subjects
-                    hearsay.update(id(r) for sid in here for r in facts.refs.get(sid, ()))
+                if here and here <= facts.families and hearsay:
+                    subjects = here | default_subjects  # the question's GPU judges a bare family name
                 sheet_refs = [r for sid in sorted(subjects) for r in facts.refs.get(sid, ())]
                 sheet_ids = {id(r) for r in sheet_refs}  # by identity: comparing dataclasses field by field is slow
                 pool = [r for r in refs if r.subject is None or not here or r.subject in here] + sheet_refs
@@ -782,7 +784,8 @@ def check(
             and not _other_setting(t.ref, way)
             and (t.sheet or not _other_premise(t.ref, every.get(fig.sentence, []), fig))
         ]
-        if condemning and _BOUND_BEFORE.search(folded, max(sentence.start, fig.num_start - 25), fig.num_start):
+        limit = _BOUND_BEFORE.search(folded, max(sentence.start, fig.num_start - 25), fig.num_start) is not None
+        if limit:
             condemning = []  # 'keep the bubble under ~10%' sets a limit; it does not state the reference's value
         # A figure nothing condemns is cleared when it is a share or an achieved rate of some reference in play,
         # so that its repeat elsewhere ('minus 17.6 GB of weights') is not accused either.
@@ -797,7 +800,8 @@ def check(
             tied = [r for c, r in condemning if c.score >= top - 1e-9]
             out.append(Checked(fig, "wrong", min(tied, key=lambda r: _log_distance(r, fig))))
         elif (
-            (owned := _owned_wrong(facts, fig, dim, per, sentence, folded, way)) is not None
+            not limit
+            and (owned := _owned_wrong(facts, fig, dim, per, sentence, folded, way)) is not None
             and not excused
             and not _excused(fig, [owned], cands, others, sentence, folded)
         ):
@@ -869,8 +873,6 @@ def _owned_wrong(
     """The fact a figure said of a subject contradicts ('The A100 has 128 SMs'), when none of its facts of that
     kind accepts it and the nearest is within ``WRONG_MAX_RATIO``; None otherwise."""
     if facts is None or fig.factor or _LEFT_OVER.match(folded, fig.end):
-        return None
-    if _BOUND_BEFORE.search(folded, max(sentence.start, fig.num_start - 25), fig.num_start):
         return None
     owners = facts.said_of(folded, sentence.start, fig.start)
     if not owners:
