@@ -384,6 +384,8 @@ class FactIndex:
         self.hardware = frozenset(s.id for s in (sheet.subjects if sheet else []) if s.kind in ("gpu", "link"))
         """GPUs and links: a question naming one of them judges a family's bare name ('NVLink') by its figures."""
         self.families = frozenset(subject.id for subject in (sheet.subjects if sheet else []) if subject.family)
+        self.family_refs = frozenset(id(r) for sid in self.families for r in self.refs[sid])
+        """The families' references, by identity: in a question about a GPU they may condemn but not confirm."""
         bodies = [r"[\s\-_.]*".join(map(re.escape, b.split())) for b in sorted(names, key=len, reverse=True)]
         self._pattern = re.compile(r"(?<![\w.])(?:" + "|".join(bodies) + r")(?!\w)") if bodies else None
         # 'A100' is every A100's name when a figure is said of it: a 40 GB A100 is as real as the 80 GB one.
@@ -692,11 +694,7 @@ def check(
     repeated = Counter((f.dimension, f.readings) for f in figures)
     # 'over NVLink' in a question about H100s: the H100's figures judge it, and the family's (every generation)
     # may only condemn, or an A100's 600 GB/s would pass for an H100's.  References by identity.
-    hearsay: frozenset[int] = (
-        frozenset(id(r) for sid in facts.families for r in facts.refs.get(sid, ()))
-        if facts is not None and default_subjects & facts.hardware
-        else frozenset()
-    )
+    hearsay = facts.family_refs if facts is not None and default_subjects & facts.hardware else frozenset()
     settings_of: dict[int, frozenset[int]] = {}
 
     def sentence_settings(index: int) -> frozenset[int]:
