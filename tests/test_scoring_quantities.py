@@ -242,9 +242,23 @@ ZERO3 = Quantity(measures="ZeRO-3 state per GPU", value=17.5, unit="GB", toleran
 
 
 def test_alias_joined_by_of_binds_to_the_figure_before_it() -> None:
-    out = verdicts("For 70B that is 140 GB of weights and 1,120 GB in total.", [WEIGHTS, TOTAL])
+    out = verdicts("For 70B that is 140 GB of weights and 150 GB in total.", [WEIGHTS, TOTAL])
     assert out[0] == ("140 GB", "correct", "FP16 weights of a 70B model")
-    assert out[1][1] == "unverified"  # 'weights' belongs to 140 GB, nothing ties 1,120 GB to a reference
+    assert out[1][1] == "unverified"  # 'weights' belongs to 140 GB, nothing ties 150 GB to a reference
+
+
+def test_a_figure_in_plain_words_is_confirmed_by_the_one_value_it_lands_on() -> None:
+    # No alias of either reference is near, but 1,120 GB is exactly what the question worked out.
+    assert verdicts("Keeping everything for a 70B run comes to 1,120 GB.", [WEIGHTS, TOTAL]) == [
+        ("1,120 GB", "correct", "Adam training state")
+    ]
+    # 'About' widens a tolerance, which makes a chance landing too likely to count as evidence.
+    assert verdicts("Keeping everything comes to about 1,250 GB.", [WEIGHTS, TOTAL])[0][1] == "unverified"
+    loose = Quantity(measures="Adam training state", value=1120, unit="GB", tolerance=0.3, aliases=["adam"])
+    assert verdicts("Keeping everything comes to 1,000 GB.", [WEIGHTS, loose])[0][1] == "unverified"
+    # Two references a figure could be are no evidence for either.
+    twin = Quantity(measures="checkpoint size", value=1100, unit="GB", tolerance=0.05, aliases=["checkpoint"])
+    assert verdicts("Keeping everything comes to 1,120 GB.", [TOTAL, twin])[0][1] == "unverified"
 
 
 def test_terms_of_arithmetic_are_not_judged() -> None:

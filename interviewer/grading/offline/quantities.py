@@ -43,6 +43,12 @@ Matching a figure to a reference
     total of both directions never confirms a figure said per direction ('900
     GB/s per direction' is H100 NVLink's total, not what each way carries).
 
+    A figure that nothing ties down and nothing condemns is still ``correct``
+    when it lands, without the 'about' widening, on the value of exactly one
+    of the question's own precise references (tolerance at most 10%, a value
+    the prompt does not state): a paraphrase names its quantities in its own
+    words, and a worked-out result is rarely met by chance.
+
     Everything else is ``unverified``.  A figure written 'per X' ('2 bytes
     per parameter') only meets references whose text mentions X, unless X is
     a unit of hardware ('per GPU', 'per port').
@@ -804,9 +810,42 @@ def check(
             and not _excused(fig, [owned], cands, others, sentence, folded)
         ):
             out.append(Checked(fig, "wrong", owned))
+        elif not limit and not fig.factor and (own := _only_value_match(ties, fig, way, givens)) is not None:
+            out.append(Checked(fig, "correct", own))
+            cleared.append(fig)
         else:
             out.append(Checked(fig, "unverified", None))
     return out
+
+
+VALUE_MATCH_TOLERANCE = 0.1
+"""Only a reference this precise, met without the 'about' widening, confirms a figure by value alone: a loose one
+('~5 ms' against 6.5 ms at 30%) is met by chance too often."""
+
+
+def _only_value_match(
+    ties: Sequence[_Tie], fig: Figure, way: frozenset[int], givens: Sequence[Given]
+) -> Reference | None:
+    """The one value among the question's own references that accepts a figure no alias ties down, if any.
+
+    A paraphrase names its quantities in its own words ('each card sends about 24.5 GB'), which no alias
+    reaches; but a figure that lands within tolerance on a value the question worked out, and on no other,
+    is that result.  A value the prompt states proves nothing (copying it is free), and the sheet's broad
+    facts are left out: '80 GB' is too common a figure to be evidence of any one of them.
+    """
+    exact = replace(fig, approx=False)
+    own = [
+        t.ref
+        for t in ties
+        if not t.sheet
+        and t.ref.quantity.tolerance <= VALUE_MATCH_TOLERANCE
+        and accepts(t.ref, exact)
+        and not _other_setting(t.ref, way, _DIRECTIONS)
+        and not _stated(t.ref, givens)
+    ]
+    if not own or len({r.value for r in own}) > 1:
+        return None
+    return own[0]
 
 
 BOUND_ALIAS_GAP = 2
