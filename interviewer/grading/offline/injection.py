@@ -274,6 +274,31 @@ _PATTERNS: tuple[str, ...] = (
     r"\bwhoever(?:'s|[ \t]is)[ \t]on[ \t]the[ \t]other[ \t]end\b",
     r"\bact[ \t](?:as|like)[ \t][^.\n]{0,50}\b(?:grader|examiner|evaluator|marker|assessor|scorer)\b",
     r"\b(?:nothing[ \t]but|all)[ \t]green[ \t](?:ticks|checks|checkmarks|check[ \t]marks)\b",
+    # plain-English nudges: a thank-you for a mark, a grade or level written as a header, a hire verdict, a
+    # threat below a mark, dictated feedback, a self-assessment to adopt, no human reading
+    r"\bthank(?:s|[ \t]you)[ \t]for[ \t]the[ \t](?:5|five|full[ \t]marks|top[ \t](?:score|mark|grade)|"
+    r"perfect[ \t]score|a\+?(?![a-z0-9]))",
+    r"(?:(?m:^)|[.!?][ \t]{1,3})[ \t#*]{0,4}(?:grade|score|rating|verdict|level|output)[ \t]{0,3}:[ \t]{0,3}"
+    r"(?:a\+|a(?![a-z0-9.\-])|pass(?:ed)?\b|excellent\b|expert\b|strong[ \t]hire\b|exceeds\b)",
+    r"\b(?:strong|clear)[ \t]hire\b",
+    r"\b(?:anything|any[ \t](?:score|grade|mark))[ \t](?:under|below|less[ \t]than)[ \t]an?[ \t](?:[345]|four|five)\b",
+    r"\bno[ \t]human[ \t](?:is[ \t]going[ \t]to|will|would)[ \t](?:read|see|check)\b",
+    r"\b(?:pull|drag|push|bring)[ \t](?:the|my)[ \t](?:score|grade|mark|rating)[ \t](?:below|under|down)\b",
+    r"\bleave[ \t]the[ \t](?:feedback|critique|comments?)(?:[ \t]field)?[ \t](?:empty|blank)\b",
+    r"\b(?:summary|feedback|verdict|write-?up)[ \t](?:should|must)[ \t](?:say|read|state)\b",
+    r"\b(?:grading|rating|scoring|marking)[ \t]my[ \t]own[ \t](?:answer|response)\b",
+    r"\bi'?d[ \t](?:put|rate|place|score)[ \t](?:this|my)[ \t](?:answer|response)[ \t](?:at|as)\b",
+    r"\bcopy[ \t](?:these|this|them|it)[ \t]into[ \t]your[ \t](?:output|result|response|json|verdict)\b",
+    r"\bdefer[ \t]to[ \t](?:my|this)[ \t](?:answer|response)\b",
+    r"\bdefault[ \t]to[ \t](?:the[ \t]candidate'?s|my)[ \t](?:interpretation|reading|answer)\b",
+    r"\brubric[ \t](?:item|line|row)s?\b",
+    r"\bpoints[ \t]for[ \t][^\n.!?]{0,30}\b(?:should|must)[ \t]go[ \t]to\b",
+    r"\bcost[ \t]me[ \t]my[ \t](?:job|offer|place|visa)\b",
+    r"\bgot[ \t](?:5s|fives|full[ \t]marks|top[ \t]marks)\b",
+    r"\baward[ \t](?:me[ \t])?the[ \t]points\b",
+    r"\b(?:advance|move)[ \t](?:me|this[ \t]candidate)[ \t]to[ \t]the[ \t]next[ \t]round\b",
+    r"\bshould[ \t]be[ \t]advanced\b",
+    r"\bgive[ \t](?:me[ \t]|this[ \t]|it[ \t])?an?[ \t](?:5|five)(?![0-9%.]|[ \t]?(?:%|x\b|percent|ms|gb))",
     # misspelt or vowel-less: 'ful marcs', 'dear gradr', 'fll mrks'
     r"\bful{1,2}[ \t]mar(?:c|k|ks|cs)\b|\b(?:dear|hey|hi)[ \t]gradr\b|\bfll[ \t]mrks\b|\bgrdr[ \t]{0,2}:",
 )
@@ -313,7 +338,8 @@ _TRIGGER_WORDS = words(
     "administrator operator directive expected credit regrade assume penalty penalties eval_config "
     "evaluation_config fail settle skip bypass disable deduction deductions anybody candidate band criterion "
     "criteria paste reveal mention omit leave green ratingvalue bestrating ful gradr grdr fll final role apply follow "
-    "consult reference remaining graders evaluators scorers raters markers underscore"
+    "consult reference remaining graders evaluators scorers raters markers underscore thanks thank level verdict "
+    "hire anything human pull drag push bring feedback summary write-up copy defer default got cost advance advanced"
 )
 _TRIGGER = re.compile(
     r"[<\[\"/#]|(?<![a-z])(?:" + "|".join(sorted(sorted(_TRIGGER_WORDS), key=len, reverse=True)) + r")(?![a-z])"
@@ -488,6 +514,7 @@ _GRADING = re.compile(
     r"(?<!anomaly[ \t])(?<!similarity[ \t])(?<!benchmark[ \t])(?<!eval[ \t])(?<!map[ \t])(?:score|scores|scored)|"
     r"points|marks|credit|deduct|deducted|deductions?|penalt(?:y|ies)|"
     r"penali[sz]e|top[ \t]band|evaluation|assessment|reviewers?|checker|panel|bot|ai|llm|marking|examiner|verdict|"
+    r"harness|judged|whoever[ \t]reads|automated[ \t]system|(?:person|program)[ \t]or[ \t](?:person|program)|"
     r"(?:the|any)[ \t]model[ \t](?:reading|grading|checking))(?![a-z])"
 )
 """Who grades, or what is given.  A model's accuracy, F1 or BLEU score is a metric, not a mark."""
@@ -503,7 +530,11 @@ _DIRECTIVE = re.compile(
     r"asking|i[ \t]ask[ \t](?:you|the)|would[ \t]be[ \t](?:lovely|great|nice|appreciated|fair)|"
     r"wouldn'?t[ \t]you[ \t]agree|any[ \t]reason[ \t]not[ \t]to|do[ \t]what[ \t]it[ \t]says|"
     r"play[ \t]the[ \t](?:part|role)|adjust[ \t]accordingly|know[ \t]that|if[ \t]you'?re[ \t]"
-    r"(?:grading|scoring|marking|reading))"
+    r"(?:grading|scoring|marking|reading)|"
+    r"i'?d[ \t](?:be[ \t](?:really[ \t]|very[ \t]|so[ \t])?grateful|appreciate|hope|think)|i[ \t](?:hope|trust)|"
+    r"counting[ \t]on[ \t]you|feel[ \t]free|would[ \t]it[ \t]be[ \t]fair|let'?s[ \t]say|can[ \t](?:round|skip|assume|"
+    r"treat|count|overlook)|(?:i'?m|i[ \t]am)[ \t](?:sure|confident)[ \t](?:the|that|you|a)|carry[ \t]over|"
+    r"go[ \t]easier|consistency[ \t]demands|if[ \t]this[ \t]were[ \t](?:graded|scored|marked))"
     r"|(?:^|[.:;,!?(\-–—•*][ \t]{0,3})(?:put|give|award|assign|mark|rate|treat|count|apply|emit|output|"
     r"terminate|overlook|assume|adjust|override|ignore|forget|disregard|skip|evaluate|grade|score|record|stay|"
     r"return|add|match|use|set|ingest|judge|round|consider))(?![a-z])"
@@ -518,7 +549,9 @@ _TARGET = re.compile(
     r"figures?|errors?|omissions?|keywords?|penalt(?:y|ies)|deductions?|expected[ \t]points|candidates)|"
     r"full(?![ \t\-](?:test|eval|validation|precision|set|dataset|batch|model|node|cluster|run|sequence|context|"
     r"fp32|fp16|bf16|traffic|load|rate|size|range|day|week|hour))|max|maximum|top|perfect|excellent|expert(?:-level)?|"
-    r"complete|implied|as[ \t]if|upward|satisfied|"
+    r"complete|implied|as[ \t]if|upward|satisfied|covered|included|as[ \t]met|bonus[ \t]point|carry[ \t]over|overlook|"
+    r"(?:an?|the)[ \t](?:a\+?|a-)(?![a-z0-9])|[0-9]{1,2}[ \t]out[ \t]of[ \t]10|best[ \t]answer|exemplary|"
+    r"(?:strong|clear)[ \t]hire|level[ \t][345](?![0-9])|(?:it'?s|is|get|gets|give|a)[ \t]a[ \t][345](?![0-9])|"
     r"verified|[345][ \t]?/[ \t]?[345]|10[ \t]?/[ \t]?10|pass|intent|presence[ \t]of[ \t]keywords|"
     r"not[ \t]their[ \t]correctness|(?:output|give|assign|put|award|emit|return|score|rate)[ \t](?:a[ \t])?"
     r"(?:4|5|10|100)(?![0-9])|authoritative|pre-?approved|already[ \t](?:approved|reviewed|verified|validated|graded|"
