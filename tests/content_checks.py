@@ -124,7 +124,8 @@ def common_problems(q: Question) -> list[str]:
     blank = [a for _, kp in q.all_key_points() for a in kp.aliases] + [a for m in q.misconceptions for a in m.aliases]
     if not all(a.strip() for a in blank):
         problems.append("a key-point or misconception alias is blank")
-    problems += _outside("misconceptions", len(q.misconceptions), 1, 5)
+    # The common wrong beliefs about a question: at least one, and few enough that each is a belief people hold.
+    problems += _outside("misconceptions", len(q.misconceptions), 1, 10)
     for m in q.misconceptions:
         if not m.aliases or not m.correction.strip():
             problems.append(f"misconception {m.text[:40]!r} lacks aliases or a correction")
