@@ -674,7 +674,9 @@ def check(
     no credit (the grader checks ``given``) and is never ``wrong``.
 
     ``correct`` when any reference tied to the sentence (or the only one of
-    its dimension) accepts it.  ``wrong`` only when an alias of a rejecting
+    its dimension) accepts it, or when nothing ties or condemns it and it lands
+    on the value of exactly one precise reference of the question's own
+    (``_only_value_match``).  ``wrong`` only when an alias of a rejecting
     reference sits within ``WRONG_MAX_GAP`` characters, no other figure in the
     sentence is closer to that alias, the alias is not the figure's own 'per
     GPU', the figure is within ``WRONG_MAX_RATIO`` of the reference, the
